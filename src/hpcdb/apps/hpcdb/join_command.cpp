@@ -1,0 +1,125 @@
+#include "hpcdb/apps/hpcdb/join_command.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <iostream>
+
+#include "hpcdb/apps/hpcdb/join_report.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/core/units.hpp"
+#include "hpcdb/data/pair_file.hpp"
+#include "hpcdb/data/relation_source.hpp"
+#include "hpcdb/join/radix/radix_join.hpp"
+#include "hpcdb/join/reference_join.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/collectives.hpp"
+
+namespace hpcdb {
+namespace {
+
+std::uint64_t binary_tuples_in(const std::string& path) {
+  struct stat info {};
+  if (stat(path.c_str(), &info) != 0) return 0;
+  return static_cast<std::uint64_t>(info.st_size) / sizeof(Tuple);
+}
+
+// Refuses, before anything is allocated, a job that cannot fit in this node's memory.
+void check_memory(const Cluster& cluster, const JoinOptions& options) {
+  std::uint64_t inner = options.workload.inner_tuples;
+  std::uint64_t outer = options.workload.outer_tuples;
+  if (options.from_files()) {
+    inner = binary_tuples_in(options.input_r);
+    outer = binary_tuples_in(options.input_s);
+  }
+  const int ranks = cluster.size();
+  const std::uint64_t input = (inner + outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
+  std::uint64_t per_rank = input + radix_join_memory_per_rank(inner, outer, ranks, cluster.node_count(), options.radix);
+  if (options.verify) per_rank += 2 * input;
+  const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
+  const std::uint64_t available = available_memory_bytes();
+  if (static_cast<double>(per_node) > 0.9 * static_cast<double>(available)) {
+    throw UsageError(fmt::format(
+        "this join needs about {} of memory on this node ({} rank{} x {}: inputs, receive windows, buffers{}), "
+        "but only {} is available; use smaller --inner/--outer or spread the job over more nodes",
+        format_bytes(static_cast<double>(per_node)), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
+        format_bytes(static_cast<double>(per_rank)), options.verify ? ", reference join" : "",
+        format_bytes(static_cast<double>(available))));
+  }
+}
+
+void write_json(const std::string& target, const nlohmann::json& document) {
+  const std::string text = document.dump(2) + "\n";
+  if (target == "-") {
+    std::cout << text << std::flush;
+    return;
+  }
+  std::ofstream out(target);
+  out << text;
+  if (!out) throw UsageError("cannot write JSON file '" + target + "'");
+}
+
+}  // namespace
+
+int run_join_command(const Cluster& cluster, JoinOptions& options) {
+  const MPI_Comm world = cluster.world();
+  const bool leader = cluster.rank() == 0;
+  run_collectively(world, [&] {
+    resolve(options);
+    check_memory(cluster, options);
+  });
+  // With JSON on standard output, the human summary goes to standard error.
+  std::ostream& text = options.json == "-" ? std::cerr : std::cout;
+
+  Stopwatch setup;
+  InputRelations inputs = options.from_files()
+                              ? read_relations(cluster, options.input_r, options.input_s)
+                              : generate_relations(cluster, options.workload, options.radix.threads);
+  std::unique_ptr<RadixJoin> join;
+  run_collectively(world, [&] { join = std::make_unique<RadixJoin>(cluster, options.radix, inputs.inner, inputs.outer); });
+  RunContext context;
+  context.ranks = cluster.size();
+  context.nodes = cluster.node_count();
+  context.setup_seconds = allreduce(setup.seconds(), MPI_MAX, world);
+
+  std::vector<JoinResult> results;
+  for (unsigned k = 1; k <= options.repeat; ++k) {
+    JoinResult result = join->run(inputs.inner, inputs.outer);
+    if (k > 1) result.pairs.clear();  // only the first run's pairs are written
+    results.push_back(std::move(result));
+    if (leader) {
+      if (k == 1) print_header(text, options, context, results.front());
+      print_run(text, context, results.back(), k, options.repeat);
+    }
+  }
+  if (options.verify) context.expected = reference_join(cluster, inputs.inner, inputs.outer);
+  if (!options.output.empty()) write_pair_file(cluster, options.output, results.front().pairs);
+
+  bool verified = true;
+  if (leader) {
+    print_summary(text, context, results);
+    if (context.expected) {
+      for (const JoinResult& r : results) verified = verified && matches_expected(context, r);
+    }
+    if (!options.json.empty()) {
+      nlohmann::json document = nlohmann::json::array();
+      for (std::size_t i = 0; i < results.size(); ++i) {
+        document.push_back(run_to_json(options, context, results[i], static_cast<unsigned>(i + 1)));
+      }
+      run_collectively(MPI_COMM_SELF, [&] { write_json(options.json, results.size() == 1 ? document[0] : document); });
+    }
+    text << std::flush;
+  }
+  const int ok = allreduce(verified ? 1 : 0, MPI_MIN, world);
+  if (!ok) {
+    if (leader) std::cerr << "hpcdb: error: the join result differs from the reference join\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace hpcdb

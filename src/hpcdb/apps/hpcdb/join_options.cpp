@@ -1,0 +1,85 @@
+#include "hpcdb/apps/hpcdb/join_options.hpp"
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/units.hpp"
+
+namespace hpcdb {
+
+void add_join_options(CLI::App& join, JoinOptions& o) {
+  join.add_option("--algorithm", o.algorithm, "Join algorithm")
+      ->check(CLI::IsMember({"radix"}))
+      ->capture_default_str();
+  join.add_option("--inner", o.inner,
+                  "Tuples of the inner (build) relation R, over all ranks; suffixes K/M/G are powers of ten, "
+                  "Ki/Mi/Gi powers of two")
+      ->capture_default_str();
+  join.add_option("--outer", o.outer, "Tuples of the outer (probe) relation S, over all ranks")->capture_default_str();
+  join.add_option("--zipf", o.zipf, "Zipf skew of the outer foreign keys (0 = uniform; e.g. 1.05, 1.2)")
+      ->capture_default_str();
+  join.add_option("--selectivity", o.selectivity, "Fraction of outer tuples that find a match, in [0, 1]")
+      ->capture_default_str();
+  join.add_option("--seed", o.seed, "Seed of the data generator (same data for any number of ranks)")
+      ->capture_default_str();
+  join.add_option("--input-r", o.input_r,
+                  "Read R from this file instead of generating it: binary little-endian 16-byte <key u64, rid u64> "
+                  "records, or CSV 'key,rid' lines if the name ends in .csv");
+  join.add_option("--input-s", o.input_s, "Read S from this file (same formats as --input-r)");
+  join.add_option("--output", o.output,
+                  "Write the matching <rid_r, rid_s> pairs to this file (CSV if it ends in .csv, else binary)");
+  join.add_option("--network-bits", o.network_bits, "Radix bits of the network partitioning pass (0 = automatic)")
+      ->capture_default_str();
+  join.add_option("--local-bits", o.local_bits, "Radix bits of the local partitioning pass (0 = automatic)")
+      ->capture_default_str();
+  join.add_option("--buffer-size", o.buffer_size, "Bytes per one-sided send buffer (multiple of 64)")
+      ->capture_default_str();
+  join.add_option("--buffers-per-partition", o.buffers_per_partition, "Send buffers per remote partition (>= 1)")
+      ->capture_default_str();
+  join.add_option("--assignment", o.assignment, "Partition-to-rank assignment")
+      ->check(CLI::IsMember({"round-robin", "skew-aware"}))
+      ->capture_default_str();
+  join.add_option("--compression", o.compression, "Compress tuples to 8 bytes when key and rid bits allow")
+      ->check(CLI::IsMember({"auto", "off"}))
+      ->capture_default_str();
+  join.add_option("--threads", o.threads, "Worker threads per rank")->capture_default_str();
+  join.add_flag("--force-put", o.force_put,
+                "Send every remote partition with MPI one-sided puts, also to ranks on the same node "
+                "(default: write co-located ranks' windows directly through shared memory)");
+  join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
+      ->capture_default_str();
+  join.add_option("--json", o.json, "Write results as JSON to FILE, or to standard output with '-'");
+  join.add_flag("--verify", o.verify,
+                "Check count and checksum against an independent reference join (two-sided exchange, sort)");
+}
+
+void resolve(JoinOptions& o) {
+  if (o.input_r.empty() != o.input_s.empty()) throw UsageError("--input-r and --input-s go together: give both files");
+  if (o.threads < 1 || o.threads > 1024) throw UsageError("--threads must be between 1 and 1024");
+  if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
+  if (o.buffers_per_partition < 1 || o.buffers_per_partition > 64) {
+    throw UsageError("--buffers-per-partition must be between 1 and 64");
+  }
+  if (o.network_bits > 24) throw UsageError("--network-bits must be at most 24");
+  if (o.local_bits > 24) throw UsageError("--local-bits must be at most 24");
+  o.workload.inner_tuples = parse_count(o.inner, "--inner");
+  o.workload.outer_tuples = parse_count(o.outer, "--outer");
+  o.workload.zipf_theta = o.zipf;
+  o.workload.selectivity = o.selectivity;
+  o.workload.seed = o.seed;
+  if (!o.from_files()) validate(o.workload);
+
+  RadixJoinConfig& c = o.radix;
+  c.network_bits = o.network_bits;
+  c.local_bits = o.local_bits;
+  c.buffer_bytes = parse_bytes(o.buffer_size, "--buffer-size");
+  if (c.buffer_bytes < 64 || c.buffer_bytes % 64 != 0 || c.buffer_bytes > (1ULL << 30)) {
+    throw UsageError("--buffer-size must be a multiple of 64 bytes between 64 B and 1 GiB");
+  }
+  c.buffers_per_partition = o.buffers_per_partition;
+  c.assignment = o.assignment == "skew-aware" ? Assignment::skew_aware : Assignment::round_robin;
+  c.compression = o.compression == "off" ? Compression::off : Compression::automatic;
+  c.threads = o.threads;
+  c.force_put = o.force_put;
+  c.keep_pairs = !o.output.empty();
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,47 @@
+#pragma once
+// The options of `hpcdb join`, as the command line gives them.
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "hpcdb/data/workload_generator.hpp"
+#include "hpcdb/join/join_config.hpp"
+
+namespace hpcdb {
+
+struct JoinOptions {
+  std::string algorithm = "radix";
+  std::string inner = "16M";
+  std::string outer = "16M";
+  double zipf = 0.0;
+  double selectivity = 1.0;
+  std::uint64_t seed = 42;
+  std::string input_r;
+  std::string input_s;
+  std::string output;
+  unsigned network_bits = 0;
+  unsigned local_bits = 0;
+  std::string buffer_size = "64KiB";
+  unsigned buffers_per_partition = 2;
+  std::string assignment = "round-robin";
+  std::string compression = "auto";
+  unsigned threads = 1;
+  bool force_put = false;
+  unsigned repeat = 1;
+  std::string json;
+  bool verify = false;
+
+  // Interpreted values, filled by resolve().
+  WorkloadSpec workload;
+  RadixJoinConfig radix;
+  bool from_files() const { return !input_r.empty(); }
+};
+
+// Declares the options on the `join` subcommand.
+void add_join_options(CLI::App& join, JoinOptions& options);
+
+// Checks combinations and turns text into values; throws UsageError.
+void resolve(JoinOptions& options);
+
+}  // namespace hpcdb

@@ -1,0 +1,136 @@
+#include "hpcdb/apps/hpcdb/join_report.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <algorithm>
+
+#include "hpcdb/core/units.hpp"
+
+namespace hpcdb {
+namespace {
+
+double tuples_per_second(const JoinResult& r) {
+  return r.seconds > 0 ? static_cast<double>(r.inner_tuples + r.outer_tuples) / r.seconds : 0.0;
+}
+
+std::string write_path(const JoinOptions& options, const RunContext& context) {
+  if (options.force_put) return "put";
+  return context.nodes > 1 ? "shared-memory+put" : "shared-memory";
+}
+
+std::string grouped(std::uint64_t value) {
+  std::string digits = std::to_string(value);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace
+
+bool matches_expected(const RunContext& context, const JoinResult& result) {
+  return context.expected && context.expected->matches == result.matches && context.expected->checksum == result.checksum;
+}
+
+nlohmann::json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& r, unsigned repetition) {
+  nlohmann::json phases = nlohmann::json::object();
+  for (const PhaseTime& p : r.phases) phases[p.name] = {{"max", p.max}, {"mean", p.mean}};
+  nlohmann::json workload;
+  if (options.from_files()) {
+    workload = {{"source", "files"}, {"input_r", options.input_r}, {"input_s", options.input_s}};
+  } else {
+    workload = {{"source", "generated"},
+                {"zipf", options.workload.zipf_theta},
+                {"selectivity", options.workload.selectivity},
+                {"seed", options.workload.seed}};
+  }
+  nlohmann::json j = {
+      {"algorithm", options.algorithm},
+      {"repetition", repetition},
+      {"ranks", context.ranks},
+      {"nodes", context.nodes},
+      {"threads_per_rank", options.radix.threads},
+      {"inner_tuples", r.inner_tuples},
+      {"outer_tuples", r.outer_tuples},
+      {"matches", r.matches},
+      {"checksum", r.checksum},
+      {"checksum_hex", fmt::format("0x{:016x}", r.checksum)},
+      {"verified", context.expected ? nlohmann::json(matches_expected(context, r)) : nlohmann::json(nullptr)},
+      {"seconds", r.seconds},
+      {"tuples_per_second", tuples_per_second(r)},
+      {"setup_seconds", context.setup_seconds},
+      {"bytes_sent", r.bytes_sent},
+      {"bytes_put", r.bytes_put},
+      {"puts", r.puts},
+      {"imbalance", r.imbalance},
+      {"phases", phases},
+      {"workload", workload},
+      {"config",
+       {{"network_bits", r.radix.network_bits},
+        {"local_bits", r.radix.local_bits},
+        {"compression", options.compression},
+        {"compressed", r.radix.compressed},
+        {"tuple_bytes", r.radix.tuple_bytes},
+        {"key_bits", r.radix.key_bits},
+        {"rid_bits", r.radix.rid_bits},
+        {"buffer_size", options.radix.buffer_bytes},
+        {"buffers_per_partition", options.radix.buffers_per_partition},
+        {"assignment", options.assignment},
+        {"write_path", write_path(options, context)},
+        {"build_splits", r.radix.build_splits},
+        {"probe_splits", r.radix.probe_splits}}},
+  };
+  if (context.expected) j["expected"] = {{"matches", context.expected->matches}, {"checksum", context.expected->checksum}};
+  return j;
+}
+
+void print_header(std::ostream& out, const JoinOptions& options, const RunContext& context, const JoinResult& first) {
+  fmt::print(out, "hpcdb join: radix hash join, {} rank{} on {} node{}, {} thread{} per rank\n", context.ranks,
+             context.ranks == 1 ? "" : "s", context.nodes, context.nodes == 1 ? "" : "s", options.radix.threads,
+             options.radix.threads == 1 ? "" : "s");
+  if (options.from_files()) {
+    fmt::print(out, "  input : R = {} ({} tuples), S = {} ({} tuples)\n", options.input_r, grouped(first.inner_tuples),
+               options.input_s, grouped(first.outer_tuples));
+  } else {
+    fmt::print(out, "  input : generated, |R| = {}, |S| = {}, zipf {}, selectivity {}, seed {}\n",
+               grouped(first.inner_tuples), grouped(first.outer_tuples), options.workload.zipf_theta,
+               options.workload.selectivity, options.workload.seed);
+  }
+  fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment\n",
+             first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
+             first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
+  fmt::print(out, "  setup : {:.3f} s (data, pre-faulted windows and buffers; not part of the join time)\n",
+             context.setup_seconds);
+}
+
+void print_run(std::ostream& out, const RunContext& context, const JoinResult& r, unsigned repetition, unsigned repeat) {
+  fmt::print(out, "run {}/{}: {:.4f} s, {:.1f} M tuples/s, {} matches, checksum 0x{:016x}{}\n", repetition, repeat,
+             r.seconds, tuples_per_second(r) / 1e6, grouped(r.matches), r.checksum,
+             context.expected ? (matches_expected(context, r) ? ", verified" : ", VERIFICATION FAILED") : "");
+  fmt::print(out, "  {:<18} {:>9} {:>9}\n", "phase", "max s", "mean s");
+  for (const PhaseTime& p : r.phases) fmt::print(out, "  {:<18} {:>9.4f} {:>9.4f}\n", p.name, p.max, p.mean);
+  fmt::print(out, "  {:<18} {:>9.4f}\n", "imbalance", r.imbalance);
+  fmt::print(out, "  sent to other ranks: {} ({} through {} puts)\n", format_bytes(static_cast<double>(r.bytes_sent)),
+             format_bytes(static_cast<double>(r.bytes_put)), r.puts);
+}
+
+void print_summary(std::ostream& out, const RunContext& context, const std::vector<JoinResult>& results) {
+  std::vector<double> seconds;
+  for (const JoinResult& r : results) seconds.push_back(r.seconds);
+  std::sort(seconds.begin(), seconds.end());
+  const std::size_t n = seconds.size();
+  const double median = n % 2 == 1 ? seconds[n / 2] : (seconds[n / 2 - 1] + seconds[n / 2]) / 2;
+  const double tuples = static_cast<double>(results.front().inner_tuples + results.front().outer_tuples);
+  fmt::print(out, "median over {} run{}: {:.4f} s, {:.1f} M tuples/s (min {:.4f} s, max {:.4f} s)\n", n,
+             n == 1 ? "" : "s", median, median > 0 ? tuples / median / 1e6 : 0.0, seconds.front(), seconds.back());
+  if (context.expected) {
+    const bool all = std::all_of(results.begin(), results.end(), [&](const JoinResult& r) { return matches_expected(context, r); });
+    fmt::print(out, "verification: {} (reference join: {} matches, checksum 0x{:016x})\n", all ? "passed" : "FAILED",
+               grouped(context.expected->matches), context.expected->checksum);
+  }
+}
+
+}  // namespace hpcdb

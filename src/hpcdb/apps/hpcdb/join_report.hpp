@@ -1,0 +1,30 @@
+#pragma once
+// How `hpcdb join` shows its results: a summary for people and JSON for programs.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <ostream>
+#include <vector>
+
+#include "hpcdb/apps/hpcdb/join_options.hpp"
+#include "hpcdb/join/join_result.hpp"
+#include "hpcdb/join/reference_join.hpp"
+
+namespace hpcdb {
+
+struct RunContext {
+  int ranks = 1;
+  int nodes = 1;
+  double setup_seconds = 0;
+  std::optional<JoinDigest> expected;  // present with --verify
+};
+
+nlohmann::json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& result, unsigned repetition);
+
+void print_header(std::ostream& out, const JoinOptions& options, const RunContext& context, const JoinResult& first);
+void print_run(std::ostream& out, const RunContext& context, const JoinResult& result, unsigned repetition, unsigned repeat);
+void print_summary(std::ostream& out, const RunContext& context, const std::vector<JoinResult>& results);
+
+bool matches_expected(const RunContext& context, const JoinResult& result);
+
+}  // namespace hpcdb

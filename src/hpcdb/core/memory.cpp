@@ -1,0 +1,54 @@
+#include "hpcdb/core/memory.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fstream>
+#include <string>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/units.hpp"
+
+namespace hpcdb {
+
+namespace {
+constexpr std::size_t kHugePage = 2u << 20;
+}
+
+MemoryRegion::MemoryRegion(std::size_t bytes, Prefault prefault_mode) : bytes_(bytes) {
+  if (bytes == 0) return;
+  mapped_ = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+  void* p = mmap(nullptr, mapped_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) {
+    throw Error("cannot allocate " + format_bytes(static_cast<double>(bytes)) + " of memory: " +
+                std::strerror(errno));
+  }
+  madvise(p, mapped_, MADV_HUGEPAGE);
+  data_ = p;
+  if (prefault_mode == Prefault::yes) prefault(data_, bytes_);
+}
+
+MemoryRegion::~MemoryRegion() {
+  if (data_ != nullptr) munmap(data_, mapped_);
+}
+
+void prefault(void* data, std::size_t bytes) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  auto* bytes_ptr = static_cast<volatile char*>(data);
+  for (std::size_t i = 0; i < bytes; i += page) bytes_ptr[i] = 0;
+  if (bytes > 0) bytes_ptr[bytes - 1] = 0;
+}
+
+std::uint64_t available_memory_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  std::uint64_t value = 0;
+  std::string unit;
+  while (meminfo >> key >> value >> unit) {
+    if (key == "MemAvailable:") return value * 1024;
+  }
+  return static_cast<std::uint64_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,79 @@
+#pragma once
+// Large, page-aligned, optionally pre-faulted memory for the hot path.
+// Allocated with mmap and advised to use transparent huge pages, so that the
+// first write in a timed phase does not pay for page faults and TLB misses.
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace hpcdb {
+
+enum class Prefault { no, yes };
+
+// Untyped owning region of memory.
+class MemoryRegion {
+ public:
+  MemoryRegion() = default;
+  MemoryRegion(std::size_t bytes, Prefault prefault);
+  ~MemoryRegion();
+  MemoryRegion(MemoryRegion&& other) noexcept { swap(other); }
+  MemoryRegion& operator=(MemoryRegion&& other) noexcept {
+    MemoryRegion tmp(std::move(other));
+    swap(tmp);
+    return *this;
+  }
+  MemoryRegion(const MemoryRegion&) = delete;
+  MemoryRegion& operator=(const MemoryRegion&) = delete;
+
+  void* data() const { return data_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void swap(MemoryRegion& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(bytes_, other.bytes_);
+    std::swap(mapped_, other.mapped_);
+  }
+  void* data_ = nullptr;
+  std::size_t bytes_ = 0;
+  std::size_t mapped_ = 0;
+};
+
+// A fixed-capacity array of trivially copyable T on its own pages.
+template <class T>
+class AlignedArray {
+ public:
+  AlignedArray() = default;
+  explicit AlignedArray(std::size_t capacity, Prefault prefault = Prefault::yes)
+      : region_(capacity * sizeof(T), prefault), size_(capacity) {}
+
+  T* data() const { return static_cast<T*>(region_.data()); }
+  std::size_t size() const { return size_; }
+  std::size_t capacity() const { return region_.bytes() / sizeof(T); }
+  void resize(std::size_t n);  // only within capacity
+  T& operator[](std::size_t i) const { return data()[i]; }
+  T* begin() const { return data(); }
+  T* end() const { return data() + size_; }
+
+ private:
+  MemoryRegion region_;
+  std::size_t size_ = 0;
+};
+
+template <class T>
+void AlignedArray<T>::resize(std::size_t n) {
+  if (n > capacity()) {
+    AlignedArray<T> bigger(n, Prefault::yes);
+    for (std::size_t i = 0; i < size_; ++i) bigger.data()[i] = data()[i];
+    *this = std::move(bigger);
+  }
+  size_ = n;
+}
+
+// Writes one byte per page so that the kernel backs the range with memory now.
+void prefault(void* data, std::size_t bytes);
+
+// Bytes of memory the kernel reports as available to new allocations.
+std::uint64_t available_memory_bytes();
+
+}  // namespace hpcdb

@@ -1,0 +1,392 @@
+#include "hpcdb/data/relation_file.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <system_error>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/worker_team.hpp"
+
+namespace hpcdb {
+
+static_assert(std::endian::native == std::endian::little,
+              "binary relation files are little-endian and are read and written without byte swapping");
+
+namespace {
+
+// Large enough to amortise the system calls, small enough to stay in L2/L3.
+constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
+// Reads past the end of a CSV part fetch only the rest of its last line.
+constexpr std::size_t kTailBytes = std::size_t{64} << 10;
+// Single read/write system calls stay below Linux's 2 GiB limit.
+constexpr std::size_t kMaxIoBytes = std::size_t{1} << 30;
+// How much of a malformed line an error message shows.
+constexpr std::size_t kShownLineChars = 60;
+
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) throw UsageError("cannot open input file '" + path + "': " + std::strerror(errno));
+    struct stat status {};
+    if (::fstat(fd_, &status) != 0) {
+      const int err = errno;
+      ::close(fd_);
+      throw UsageError("cannot open input file '" + path + "': " + std::strerror(err));
+    }
+    if (!S_ISREG(status.st_mode)) {
+      ::close(fd_);
+      throw UsageError("cannot read input file '" + path + "': " +
+                       (S_ISDIR(status.st_mode) ? "it is a directory" : "it is not a regular file"));
+    }
+    size_ = static_cast<std::uint64_t>(status.st_size);
+  }
+  ~InputFile() { ::close(fd_); }
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::uint64_t size() const { return size_; }
+
+  // Reads exactly `bytes` bytes at `offset`, which the caller keeps within size().
+  void read_exactly(void* destination, std::size_t bytes, std::uint64_t offset) const {
+    auto* out = static_cast<char*>(destination);
+    while (bytes > 0) {
+      const ssize_t got = ::pread(fd_, out, std::min(bytes, kMaxIoBytes), static_cast<off_t>(offset));
+      if (got < 0) {
+        if (errno == EINTR) continue;
+        throw Error("cannot read input file '" + path_ + "': " + std::strerror(errno));
+      }
+      if (got == 0) throw Error("input file '" + path_ + "' became shorter while it was being read");
+      out += got;
+      bytes -= static_cast<std::size_t>(got);
+      offset += static_cast<std::uint64_t>(got);
+    }
+  }
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+};
+
+bool looks_like_text(const InputFile& file) {
+  char head[4096];
+  const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), sizeof(head)));
+  file.read_exactly(head, bytes, 0);
+  return std::all_of(head, head + bytes, [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return (u >= 0x20 && u < 0x7F) || c == '\n' || c == '\r' || c == '\t';
+  });
+}
+
+AlignedArray<Tuple> read_binary_part(const InputFile& file, unsigned part, unsigned parts) {
+  if (file.size() % sizeof(Tuple) != 0) {
+    std::string message = fmt::format(
+        "input '{}': its size, {} bytes, is not a multiple of 16, so it is not a binary relation file "
+        "(16-byte records of a little-endian 64-bit key and RID)",
+        file.path(), file.size());
+    if (looks_like_text(file)) {
+      message += "; it looks like text: if it holds 'key,rid' lines, give it a name ending in .csv";
+    }
+    throw UsageError(message);
+  }
+  const std::uint64_t records = file.size() / sizeof(Tuple);
+  const std::uint64_t begin = split_point(records, parts, part);
+  const std::uint64_t end = split_point(records, parts, part + 1);
+  // pread writes every byte, so pre-faulting would only touch the pages twice.
+  AlignedArray<Tuple> tuples(end - begin, Prefault::no);
+  file.read_exactly(tuples.data(), (end - begin) * sizeof(Tuple), begin * sizeof(Tuple));
+  return tuples;
+}
+
+bool is_blank(char c) { return c == ' ' || c == '\t'; }
+
+const char* skip_blanks(const char* p) {
+  while (is_blank(*p)) ++p;
+  return p;
+}
+
+// The line starting at `line`, which ends at the next '\n' before `stop`,
+// made printable and cut to a readable length.
+std::string shown_line(const char* line, const char* stop) {
+  const auto* newline = static_cast<const char*>(std::memchr(line, '\n', static_cast<std::size_t>(stop - line)));
+  const char* end = newline != nullptr ? newline : stop;
+  if (end > line && end[-1] == '\r') --end;
+  const auto length = static_cast<std::size_t>(end - line);
+  std::string shown;
+  for (std::size_t i = 0; i < std::min(length, kShownLineChars); ++i) {
+    const auto u = static_cast<unsigned char>(line[i]);
+    shown += (u >= 0x20 && u < 0x7F) || line[i] == '\t' ? line[i] : '?';
+  }
+  if (length > kShownLineChars) shown += "...";
+  return shown;
+}
+
+[[noreturn]] void throw_malformed(const InputFile& file, std::uint64_t offset, const char* line, const char* stop) {
+  throw UsageError(fmt::format(
+      "input '{}': malformed line at byte offset {}: expected 'key,rid' with two unsigned 64-bit integers, "
+      "found \"{}\"",
+      file.path(), offset, shown_line(line, stop)));
+}
+
+// Reads the lines of a CSV file that start in [begin, end).
+class CsvPartReader {
+ public:
+  CsvPartReader(const InputFile& file, std::uint64_t begin, std::uint64_t end)
+      : file_(file), begin_(begin), end_(end), buffer_(new char[kChunkBytes + 1]) {}
+
+  AlignedArray<Tuple> read() {
+    if (begin_ >= end_) return {};
+    const std::uint64_t start = first_line_start();
+    if (start >= end_) return {};
+    AlignedArray<Tuple> tuples(line_bound(start), Prefault::no);
+    tuples.resize(parse(start, tuples.data(), tuples.size()));
+    return tuples;
+  }
+
+ private:
+  // The first line start at or after begin_: begin_ itself if it follows a
+  // newline, else just past the next newline (the line that straddles begin_
+  // belongs to the part before). The file size if there is none.
+  std::uint64_t first_line_start() {
+    if (begin_ == 0) return 0;
+    std::uint64_t offset = begin_ - 1;
+    while (offset < file_.size()) {
+      const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(kTailBytes, file_.size() - offset));
+      file_.read_exactly(buffer_.get(), bytes, offset);
+      const void* newline = std::memchr(buffer_.get(), '\n', bytes);
+      if (newline != nullptr) return offset + static_cast<std::uint64_t>(static_cast<const char*>(newline) - buffer_.get()) + 1;
+      offset += bytes;
+    }
+    return file_.size();
+  }
+
+  // At most one line starts at `start` and one after each newline in
+  // [start, end_), so this bounds the tuples without over-allocating by the
+  // line length. Counting is cheap next to parsing.
+  std::size_t line_bound(std::uint64_t start) {
+    std::size_t newlines = 0;
+    for (std::uint64_t offset = start; offset < end_;) {
+      const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(kChunkBytes, end_ - offset));
+      file_.read_exactly(buffer_.get(), bytes, offset);
+      newlines += static_cast<std::size_t>(std::count(buffer_.get(), buffer_.get() + bytes, '\n'));
+      offset += bytes;
+    }
+    return newlines + 1;
+  }
+
+  // Parses the lines starting in [start, end_) into out; returns their number.
+  std::size_t parse(std::uint64_t start, Tuple* out, std::size_t capacity) {
+    char* const buffer = buffer_.get();
+    std::uint64_t buffer_offset = start;  // file offset of buffer[0], always a line start
+    std::size_t filled = 0;
+    std::size_t count = 0;
+    bool first_line = start == 0;
+    for (;;) {
+      const std::uint64_t read_offset = buffer_offset + filled;
+      std::uint64_t want = kChunkBytes - filled;
+      want = std::min<std::uint64_t>(want, read_offset < end_ ? end_ - read_offset : kTailBytes);
+      want = std::min<std::uint64_t>(want, file_.size() - read_offset);
+      file_.read_exactly(buffer + filled, static_cast<std::size_t>(want), read_offset);
+      filled += static_cast<std::size_t>(want);
+
+      // Lines are parsed only when their '\n' is in the buffer; at the end of
+      // the file a sentinel newline terminates the last line.
+      const bool at_end_of_file = buffer_offset + filled == file_.size();
+      std::size_t complete = 0;
+      if (at_end_of_file) {
+        buffer[filled] = '\n';
+        complete = filled + 1;
+      } else {
+        complete = filled;
+        while (complete > 0 && buffer[complete - 1] != '\n') --complete;
+        if (complete == 0) {
+          if (filled == kChunkBytes) {
+            throw UsageError(fmt::format("input '{}': the line at byte offset {} is longer than {} MiB; expected "
+                                         "'key,rid' lines with two unsigned 64-bit integers",
+                                         file_.path(), buffer_offset, kChunkBytes >> 20));
+          }
+          continue;
+        }
+      }
+
+      const char* p = buffer;
+      const char* const stop = buffer + complete;
+      bool part_done = false;
+      while (p < stop) {
+        const std::uint64_t line_offset = buffer_offset + static_cast<std::uint64_t>(p - buffer);
+        if (line_offset >= end_) {
+          part_done = true;
+          break;
+        }
+        const char* q = p;
+        if (first_line) {
+          first_line = false;
+          if (stop - q >= 3 && std::memcmp(q, "\xEF\xBB\xBF", 3) == 0) q += 3;
+          const char c = *skip_blanks(q);
+          if (!std::isdigit(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '\r' && c != '\n') {
+            p = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(stop - q))) + 1;
+            continue;
+          }
+        }
+        q = skip_blanks(q);
+        if (*q == '\r') ++q;
+        if (*q == '\n') {  // blank line
+          p = q + 1;
+          continue;
+        }
+        Tuple tuple{};
+        const auto key = std::from_chars(q, stop, tuple.key);
+        if (key.ec != std::errc{}) throw_malformed(file_, line_offset, p, stop);
+        q = skip_blanks(key.ptr);
+        if (*q != ',') throw_malformed(file_, line_offset, p, stop);
+        q = skip_blanks(q + 1);
+        const auto rid = std::from_chars(q, stop, tuple.rid);
+        if (rid.ec != std::errc{}) throw_malformed(file_, line_offset, p, stop);
+        q = skip_blanks(rid.ptr);
+        if (*q == '\r') ++q;
+        if (*q != '\n') throw_malformed(file_, line_offset, p, stop);
+        if (count == capacity) {
+          throw Error("input file '" + file_.path() + "' changed while it was being read");
+        }
+        out[count++] = tuple;
+        p = q + 1;
+      }
+      if (part_done || at_end_of_file) return count;
+      std::memmove(buffer, buffer + complete, filled - complete);
+      buffer_offset += complete;
+      filled -= complete;
+    }
+  }
+
+  const InputFile& file_;
+  std::uint64_t begin_;
+  std::uint64_t end_;
+  std::unique_ptr<char[]> buffer_;  // kChunkBytes plus room for a sentinel
+};
+
+class OutputFile {
+ public:
+  explicit OutputFile(const std::string& path) : path_(path) {
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw Error("cannot create output file '" + path + "': " + std::strerror(errno));
+    struct stat status {};
+    regular_ = ::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode);
+  }
+  ~OutputFile() {
+    // Reached with the file still open only when writing failed: remove the
+    // incomplete file rather than leave something that looks like a relation
+    // (but never a device or pipe the user named).
+    if (fd_ >= 0) {
+      ::close(fd_);
+      remove_incomplete();
+    }
+  }
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void write_all(const void* data, std::size_t bytes) {
+    const auto* in = static_cast<const char*>(data);
+    while (bytes > 0) {
+      const ssize_t put = ::write(fd_, in, std::min(bytes, kMaxIoBytes));
+      if (put < 0) {
+        if (errno == EINTR) continue;
+        fail();
+      }
+      in += put;
+      bytes -= static_cast<std::size_t>(put);
+    }
+  }
+
+  void close() {
+    const int fd = fd_;
+    fd_ = -1;
+    if (::close(fd) != 0) {
+      const int err = errno;
+      remove_incomplete();
+      throw Error("cannot write output file '" + path_ + "': " + std::strerror(err));
+    }
+  }
+
+ private:
+  [[noreturn]] void fail() { throw Error("cannot write output file '" + path_ + "': " + std::strerror(errno)); }
+
+  void remove_incomplete() const {
+    if (regular_) ::unlink(path_.c_str());
+  }
+
+  std::string path_;
+  int fd_ = -1;
+  bool regular_ = false;
+};
+
+void write_csv(OutputFile& file, const Tuple* tuples, std::size_t count) {
+  // The longest line is two 20-digit numbers, a comma and a newline.
+  constexpr std::size_t kMaxLine = 2 * 20 + 2;
+  const std::unique_ptr<char[]> buffer(new char[kChunkBytes]);
+  char* const begin = buffer.get();
+  char* const flush_at = begin + kChunkBytes - kMaxLine;
+  char* p = begin;
+  constexpr char kHeader[] = "key,rid\n";
+  p = std::copy(kHeader, kHeader + sizeof(kHeader) - 1, p);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (p > flush_at) {
+      file.write_all(begin, static_cast<std::size_t>(p - begin));
+      p = begin;
+    }
+    p = std::to_chars(p, p + 20, tuples[i].key).ptr;
+    *p++ = ',';
+    p = std::to_chars(p, p + 20, tuples[i].rid).ptr;
+    *p++ = '\n';
+  }
+  file.write_all(begin, static_cast<std::size_t>(p - begin));
+}
+
+}  // namespace
+
+FileFormat format_for_path(const std::string& path) {
+  constexpr std::string_view kSuffix = ".csv";
+  if (path.size() < kSuffix.size()) return FileFormat::binary;
+  const std::string_view tail = std::string_view(path).substr(path.size() - kSuffix.size());
+  const bool csv = std::equal(tail.begin(), tail.end(), kSuffix.begin(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == b;
+  });
+  return csv ? FileFormat::csv : FileFormat::binary;
+}
+
+AlignedArray<Tuple> read_relation_part(const std::string& path, unsigned part, unsigned parts) {
+  if (parts == 0 || part >= parts) {
+    throw UsageError(fmt::format("cannot read part {} of {} of input '{}': the part must be below the number of parts",
+                                 part, parts, path));
+  }
+  const InputFile file(path);
+  if (format_for_path(path) == FileFormat::binary) return read_binary_part(file, part, parts);
+  CsvPartReader reader(file, split_point(file.size(), parts, part), split_point(file.size(), parts, part + 1));
+  return reader.read();
+}
+
+void write_relation(const std::string& path, FileFormat format, const Tuple* tuples, std::size_t count) {
+  OutputFile file(path);
+  if (format == FileFormat::binary) {
+    file.write_all(tuples, count * sizeof(Tuple));
+  } else {
+    write_csv(file, tuples, count);
+  }
+  file.close();
+}
+
+}  // namespace hpcdb

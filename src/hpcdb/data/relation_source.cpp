@@ -1,0 +1,55 @@
+#include "hpcdb/data/relation_source.hpp"
+
+#include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/data/relation_file.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/collectives.hpp"
+
+namespace hpcdb {
+namespace {
+
+template <class Generate>
+Relation generate_part(const Cluster& cluster, std::uint64_t global_size, unsigned threads, Generate generate) {
+  const auto ranks = static_cast<std::size_t>(cluster.size());
+  const auto rank = static_cast<std::size_t>(cluster.rank());
+  const std::uint64_t first = split_point(global_size, ranks, rank);
+  const std::uint64_t count = split_point(global_size, ranks, rank + 1) - first;
+  Relation relation;
+  relation.tuples = AlignedArray<Tuple>(count, Prefault::no);
+  relation.global_size = global_size;
+  run_on_threads(threads, [&](unsigned t) {
+    const std::uint64_t begin = split_point(count, threads, t);
+    const std::uint64_t end = split_point(count, threads, t + 1);
+    generate(first + begin, end - begin, relation.tuples.data() + begin);
+  });
+  return relation;
+}
+
+}  // namespace
+
+InputRelations generate_relations(const Cluster& cluster, const WorkloadSpec& spec, unsigned threads) {
+  validate(spec);
+  InputRelations inputs;
+  inputs.inner = generate_part(cluster, spec.inner_tuples, threads, [&](std::uint64_t first, std::uint64_t n, Tuple* out) {
+    generate_inner(spec, first, n, out);
+  });
+  inputs.outer = generate_part(cluster, spec.outer_tuples, threads, [&](std::uint64_t first, std::uint64_t n, Tuple* out) {
+    generate_outer(spec, first, n, out);
+  });
+  return inputs;
+}
+
+InputRelations read_relations(const Cluster& cluster, const std::string& inner_path, const std::string& outer_path) {
+  InputRelations inputs;
+  const auto rank = static_cast<unsigned>(cluster.rank());
+  const auto ranks = static_cast<unsigned>(cluster.size());
+  run_collectively(cluster.world(), [&] {
+    inputs.inner.tuples = read_relation_part(inner_path, rank, ranks);
+    inputs.outer.tuples = read_relation_part(outer_path, rank, ranks);
+  });
+  inputs.inner.global_size = allreduce<std::uint64_t>(inputs.inner.tuples.size(), MPI_SUM, cluster.world());
+  inputs.outer.global_size = allreduce<std::uint64_t>(inputs.outer.tuples.size(), MPI_SUM, cluster.world());
+  return inputs;
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,88 @@
+#include "hpcdb/data/zipf_sampler.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "hpcdb/core/error.hpp"
+
+// How the sampler works. Let r = k + 1 be the 1-based rank and
+// h(x) = x^-theta, so that P(r) is proportional to h(r). Take the
+// antiderivative H(x) = integral of h from 1 to x, that is
+// (x^(1-theta) - 1) / (1 - theta), or ln x for theta = 1.
+//
+// h is decreasing and convex, so over the cell [r - 1/2, r + 1/2] its area
+// H(r + 1/2) - H(r - 1/2) is at least h(r) (the midpoint rule underestimates
+// convex functions). Draw u uniformly from the area and map it back to
+// x = H^-1(u); the cell holding x gives the candidate r = round(x). Accepting
+// r exactly when u lies in the last h(r) of its cell's area,
+// u >= H(r + 1/2) - h(r), accepts each r with probability proportional to
+// h(r): the wanted distribution, with no normalising constant needed.
+//
+// The area starts at H(3/2) - h(1) rather than at H(1/2): cell 1 then holds
+// exactly h(1) and is always accepted. The cells r >= 2 waste only the small
+// gap between a convex curve and its midpoint value, so few draws are rejected.
+//
+// Squeeze: r is accepted iff x >= t_r := H^-1(H(r + 1/2) - h(r)). The distance
+// r - t_r grows with r (relative to a unit cell the hat flattens out and t_r
+// approaches r - 1/2), so with s = 2 - t_2 every x >= r - s is accepted
+// without evaluating H and h again. Most draws end there, after one log1p and
+// one exp.
+//
+// H and H^-1 are written with expm1 and log1p so that they stay accurate for
+// theta near 1 and for small arguments:
+//   H(x)    = ln x * expm1((1 - theta) ln x) / ((1 - theta) ln x)
+//   H^-1(y) = exp(y * log1p((1 - theta) y) / ((1 - theta) y))
+
+namespace hpcdb {
+
+namespace {
+
+// expm1(t) / t, extended continuously to t = 0.
+double expm1_ratio(double t) { return std::abs(t) > 1e-8 ? std::expm1(t) / t : 1.0 + 0.5 * t; }
+
+// log1p(t) / t, extended continuously to t = 0.
+double log1p_ratio(double t) { return std::abs(t) > 1e-8 ? std::log1p(t) / t : 1.0 - 0.5 * t; }
+
+}  // namespace
+
+ZipfSampler::ZipfSampler(std::uint64_t n, double theta) : n_(n), theta_(theta) {
+  if (n == 0) throw UsageError("a Zipf distribution needs at least one key, but the key range is empty");
+  if (!(theta > 0.0) || !std::isfinite(theta)) {
+    throw UsageError(fmt::format("the Zipf exponent theta must be a positive finite number, not {}", theta));
+  }
+  // Ranks beyond 2^63 have no measurable probability; the cap keeps the
+  // conversion of the rank back to an integer defined.
+  n_as_double_ = std::min(static_cast<double>(n), 0x1p63);
+  u_first_ = hat_integral(1.5) - 1.0;
+  u_last_ = hat_integral(n_as_double_ + 0.5);
+  squeeze_ = 2.0 - hat_integral_inverse(hat_integral(2.5) - hat(2.0));
+}
+
+double ZipfSampler::hat(double x) const { return std::exp(-theta_ * std::log(x)); }
+
+double ZipfSampler::hat_integral(double x) const {
+  const double log_x = std::log(x);
+  return log_x * expm1_ratio((1.0 - theta_) * log_x);
+}
+
+double ZipfSampler::hat_integral_inverse(double y) const {
+  // For theta > 1, H is bounded by 1 / (theta - 1); rounding at that end must
+  // not take log1p below -1 (x then becomes +inf and is clamped to n).
+  const double t = std::max(-1.0, (1.0 - theta_) * y);
+  return std::exp(y * log1p_ratio(t));
+}
+
+std::uint64_t ZipfSampler::sample(CounterRng& rng) const {
+  for (;;) {
+    const double u = u_last_ + rng.next_double() * (u_first_ - u_last_);
+    const double x = hat_integral_inverse(u);
+    const double rank = std::clamp(std::floor(x + 0.5), 1.0, n_as_double_);
+    if (rank - x <= squeeze_ || u >= hat_integral(rank + 0.5) - hat(rank)) {
+      return std::min(static_cast<std::uint64_t>(rank), n_) - 1;
+    }
+  }
+}
+
+}  // namespace hpcdb

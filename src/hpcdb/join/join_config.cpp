@@ -1,0 +1,11 @@
+#include "hpcdb/join/join_config.hpp"
+
+namespace hpcdb {
+
+std::string to_string(Assignment assignment) {
+  return assignment == Assignment::round_robin ? "round-robin" : "skew-aware";
+}
+
+std::string to_string(Compression compression) { return compression == Compression::automatic ? "auto" : "off"; }
+
+}  // namespace hpcdb

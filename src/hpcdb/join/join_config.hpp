@@ -1,0 +1,27 @@
+#pragma once
+// Options of the distributed join operators (what the command line sets).
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace hpcdb {
+
+enum class Assignment { round_robin, skew_aware };
+enum class Compression { automatic, off };
+
+struct RadixJoinConfig {
+  unsigned network_bits = 0;  // radix bits of the network pass; 0 = chosen from cache size and ranks
+  unsigned local_bits = 0;    // radix bits of the local pass; 0 = chosen (may be none)
+  std::size_t buffer_bytes = 64 * 1024;  // one-sided send buffer
+  unsigned buffers_per_partition = 2;
+  Assignment assignment = Assignment::round_robin;
+  Compression compression = Compression::automatic;
+  unsigned threads = 1;       // worker threads per rank
+  bool force_put = false;     // MPI_Put even towards co-located ranks
+  bool keep_pairs = false;    // materialize <rid_r, rid_s> pairs
+};
+
+std::string to_string(Assignment assignment);
+std::string to_string(Compression compression);
+
+}  // namespace hpcdb

@@ -1,0 +1,45 @@
+#pragma once
+// What one run of a distributed join reports (identical on every rank,
+// except `pairs`, which holds this rank's share when materialized).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hpcdb/kernels/tuple.hpp"
+
+namespace hpcdb {
+
+struct PhaseTime {
+  std::string name;
+  double max = 0;   // seconds, slowest rank
+  double mean = 0;  // seconds, mean over ranks
+};
+
+struct EffectiveRadixSettings {
+  unsigned network_bits = 0;
+  unsigned local_bits = 0;
+  bool compressed = false;
+  unsigned tuple_bytes = 16;  // bytes per tuple in windows
+  unsigned key_bits = 0;      // bits the keys use
+  unsigned rid_bits = 0;      // bits the rids use
+  bool shared_memory_writes = false;  // co-located ranks written directly
+  std::uint64_t build_splits = 0;     // oversized build partitions split
+  std::uint64_t probe_splits = 0;     // oversized probe partitions shared by threads
+};
+
+struct JoinResult {
+  std::uint64_t inner_tuples = 0;
+  std::uint64_t outer_tuples = 0;
+  std::uint64_t matches = 0;
+  std::uint64_t checksum = 0;
+  double seconds = 0;        // collective start to last rank done
+  double imbalance = 0;      // max total - sum of mean phase times
+  std::uint64_t bytes_sent = 0;       // to other ranks, all ranks together
+  std::uint64_t bytes_put = 0;        // of which through MPI one-sided puts
+  std::uint64_t puts = 0;
+  std::vector<PhaseTime> phases;
+  EffectiveRadixSettings radix;
+  std::vector<MatchPair> pairs;
+};
+
+}  // namespace hpcdb

@@ -1,0 +1,117 @@
+#pragma once
+// Joins one network partition on one worker thread: an optional local
+// radix pass (on the key bits after the network bits) into thread-private,
+// cache-resident scratch, then build and probe per final partition.
+// A final build partition larger than the cache budget is split into several
+// tables, each probed by the whole probe partition.
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "hpcdb/core/bits.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/kernels/hash_table.hpp"
+#include "hpcdb/kernels/match_collector.hpp"
+
+namespace hpcdb {
+
+// Final partitions of one network partition after the local pass:
+// partition i of R is r[r_start[i], r_start[i+1]), likewise for S.
+template <class Stored>
+struct LocalPartitions {
+  const Stored* r = nullptr;
+  const Stored* s = nullptr;
+  std::vector<std::uint64_t> r_start;
+  std::vector<std::uint64_t> s_start;
+  std::size_t count() const { return r_start.size() - 1; }
+};
+
+template <class Format>
+class PartitionJoiner {
+ public:
+  using Stored = typename Format::Stored;
+  static constexpr unsigned kMaxBuildSplits = 8;
+
+  PartitionJoiner(Format format, unsigned local_bits, std::uint64_t build_budget)
+      : format_(format), local_bits_(local_bits), build_budget_(build_budget), table_(format, local_bits) {}
+
+  // Runs the local pass over r and s into this joiner's scratch.
+  LocalPartitions<Stored> partition(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns) {
+    LocalPartitions<Stored> parts;
+    parts.r = scatter(r, nr, scratch_r_, parts.r_start);
+    parts.s = scatter(s, ns, scratch_s_, parts.s_start);
+    return parts;
+  }
+
+  // Joins R_p = r[0, nr) with S_p = s[0, ns).
+  void join(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns, MatchCollector& out) {
+    if (nr == 0 || ns == 0) return;
+    if (local_bits_ == 0) {
+      Stopwatch watch;
+      build_and_probe(r, nr, s, ns, out);
+      build_probe_seconds += watch.seconds();
+      return;
+    }
+    Stopwatch watch;
+    const LocalPartitions<Stored> parts = partition(r, nr, s, ns);
+    const double partitioned = watch.seconds();
+    local_partition_seconds += partitioned;
+    for (std::size_t i = 0; i < parts.count(); ++i) {
+      const std::uint64_t r_begin = parts.r_start[i];
+      const std::uint64_t s_begin = parts.s_start[i];
+      build_and_probe(parts.r + r_begin, parts.r_start[i + 1] - r_begin, parts.s + s_begin, parts.s_start[i + 1] - s_begin,
+                      out);
+    }
+    build_probe_seconds += watch.seconds() - partitioned;
+  }
+
+  // Builds over r and probes with s, splitting an oversized r into up to
+  // kMaxBuildSplits cache-sized tables.
+  void build_and_probe(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns, MatchCollector& out) {
+    if (nr == 0 || ns == 0) return;
+    std::size_t chunk = nr;
+    if (nr > build_budget_) {
+      chunk = std::max<std::size_t>(build_budget_, (nr + kMaxBuildSplits - 1) / kMaxBuildSplits);
+      ++build_splits;
+    }
+    for (std::size_t begin = 0; begin < nr; begin += chunk) {
+      table_.build(r + begin, std::min(chunk, nr - begin));
+      probe(table_, s, ns, out);
+    }
+  }
+
+  void probe(const BucketChainTable<Format>& table, const Stored* s, std::size_t ns, MatchCollector& out) const {
+    const Format format = format_;
+    table.probe(s, ns, [&](const Stored& r_item, const Stored& s_item) { out.add(format.rid(r_item), format.rid(s_item)); });
+  }
+
+  unsigned local_bits() const { return local_bits_; }
+
+  double local_partition_seconds = 0;
+  double build_probe_seconds = 0;
+  std::uint64_t build_splits = 0;
+
+ private:
+  const Stored* scatter(const Stored* in, std::size_t n, std::vector<Stored>& out, std::vector<std::uint64_t>& start) {
+    const std::size_t fanout = std::size_t{1} << local_bits_;
+    const std::uint64_t mask = fanout - 1;
+    start.assign(fanout + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) ++start[(format_.residual_key(in[i]) & mask) + 1];
+    for (std::size_t i = 0; i < fanout; ++i) start[i + 1] += start[i];
+    if (out.size() < n) out.resize(n);
+    cursor_.assign(start.begin(), start.end() - 1);
+    Stored* dst = out.data();
+    for (std::size_t i = 0; i < n; ++i) dst[cursor_[format_.residual_key(in[i]) & mask]++] = in[i];
+    return dst;
+  }
+
+  Format format_;
+  unsigned local_bits_;
+  std::uint64_t build_budget_;
+  BucketChainTable<Format> table_;
+  std::vector<Stored> scratch_r_;
+  std::vector<Stored> scratch_s_;
+  std::vector<std::uint64_t> cursor_;
+};
+
+}  // namespace hpcdb

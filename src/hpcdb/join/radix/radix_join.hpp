@@ -1,0 +1,55 @@
+#pragma once
+// The distributed radix hash join (one operator instance per rank).
+//
+// Set-up (not timed): chooses the radix bits, allocates and pre-faults the
+// node-shared receive arena and the send buffers. run() (timed, repeatable):
+//   histogram          per-thread radix histograms, summed over ranks (MPI_Allreduce)
+//   window_allocation  assignment, exact window sizes, exclusive offsets (MPI_Scan),
+//                      window creation for one-sided puts
+//   network_partition  partition + compress + ship (shared memory or MPI_Rput)
+//   network_wait       completion of all puts, barrier: every window is complete
+//   local_partition    optional local radix pass, per owned partition, in cache
+//   build_probe        cache-resident build and probe, skewed partitions shared by threads
+#include <memory>
+
+#include "hpcdb/core/cpu_info.hpp"
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/data/relation.hpp"
+#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/join_result.hpp"
+#include "hpcdb/join/radix/radix_plan.hpp"
+#include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/node_shared_arena.hpp"
+
+namespace hpcdb {
+
+class RadixJoin {
+ public:
+  // Collective. Sizes everything for these two relations.
+  RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, const Relation& inner, const Relation& outer);
+
+  // Collective. Joins inner (build side) with outer (probe side).
+  JoinResult run(const Relation& inner, const Relation& outer);
+
+  RadixBits bits() const { return bits_; }
+
+ private:
+  struct Histograms;
+  template <class Format>
+  void partition_and_join(Format format, const Relation& inner, const Relation& outer, const Histograms& histograms,
+                          JoinResult& result, class PhaseClock& clock);
+
+  const Cluster& cluster_;
+  RadixJoinConfig config_;
+  CpuInfo cpu_;
+  RadixBits bits_;
+  bool needs_puts_ = false;
+  NodeSharedArena arena_;
+  MemoryRegion send_buffers_;
+};
+
+// Bytes per rank the join needs besides its input (windows, send buffers).
+std::uint64_t radix_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                                         int node_count, const RadixJoinConfig& config);
+
+}  // namespace hpcdb

@@ -1,0 +1,74 @@
+#pragma once
+// Cache-resident bucket-chained hash table over one final partition of R
+// (two arrays: bucket heads and a next-chain, indices stored +1 so 0 = empty).
+// Hashing uses the key bits that partitioning has not consumed yet.
+#include <cstddef>
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "hpcdb/core/bits.hpp"
+#include "hpcdb/core/error.hpp"
+
+namespace hpcdb {
+
+template <class Format>
+class BucketChainTable {
+ public:
+  using Stored = typename Format::Stored;
+
+  BucketChainTable(Format format, unsigned consumed_bits) : format_(format), shift_(consumed_bits) {}
+
+  // Builds over r[0, n). The table keeps a pointer to r.
+  void build(const Stored* r, std::size_t n) {
+    if (n >= 0xFFFFFFFFu) throw Error("a build partition has more than 2^32 tuples; use more --local-bits");
+    const std::size_t buckets = std::max<std::size_t>(2, next_power_of_two(n));
+    hash_shift_ = 64 - ceil_log2(buckets);
+    if (heads_.size() < buckets) heads_.resize(buckets);
+    std::fill(heads_.begin(), heads_.begin() + static_cast<std::ptrdiff_t>(buckets), 0u);
+    if (next_.size() < n) next_.resize(n);
+    std::uint32_t* heads = heads_.data();
+    std::uint32_t* next = next_.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t b = bucket_of(r[i]);
+      next[i] = heads[b];
+      heads[b] = static_cast<std::uint32_t>(i + 1);
+    }
+    r_ = r;
+  }
+
+  // Calls emit(r_item, s_item) for every pair with equal keys.
+  template <class Emit>
+  void probe(const Stored* s, std::size_t n, Emit&& emit) const {
+    const std::uint32_t* heads = heads_.data();
+    const std::uint32_t* next = next_.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      const Stored& probe_item = s[i];
+      for (std::uint32_t hit = heads[bucket_of(probe_item)]; hit != 0; hit = next[hit - 1]) {
+        const Stored& build_item = r_[hit - 1];
+        if (format_.same_key(build_item, probe_item)) emit(build_item, probe_item);
+      }
+    }
+  }
+
+  // Bytes a table over n tuples occupies besides the tuples themselves.
+  static std::size_t overhead_bytes(std::size_t n) { return std::max<std::size_t>(2, next_power_of_two(n)) * 4 + n * 4; }
+
+ private:
+  std::size_t bucket_of(const Stored& v) const {
+    const std::uint64_t residual = format_.residual_key(v);
+    // Multiplicative hashing of the key bits partitioning has not consumed,
+    // so that keys with regular patterns (multiples, strides) still spread.
+    const std::uint64_t unconsumed = shift_ >= 64 ? 0 : residual >> shift_;
+    return static_cast<std::size_t>((unconsumed * 0x9E3779B97F4A7C15ULL) >> hash_shift_);
+  }
+
+  Format format_;
+  unsigned shift_;
+  unsigned hash_shift_ = 63;
+  std::vector<std::uint32_t> heads_;
+  std::vector<std::uint32_t> next_;
+  const Stored* r_ = nullptr;
+};
+
+}  // namespace hpcdb

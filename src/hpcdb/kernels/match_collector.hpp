@@ -1,0 +1,30 @@
+#pragma once
+// Where a join's matches go: always counted and checksummed, and, when asked,
+// kept as <rid_r, rid_s> pairs.
+#include <cstdint>
+#include <vector>
+
+#include "hpcdb/kernels/tuple.hpp"
+
+namespace hpcdb {
+
+struct MatchCollector {
+  std::uint64_t count = 0;
+  std::uint64_t checksum = 0;  // see pair_checksum()
+  bool keep_pairs = false;
+  std::vector<MatchPair> pairs;
+
+  void add(std::uint64_t rid_r, std::uint64_t rid_s) {
+    ++count;
+    checksum += pair_checksum(rid_r, rid_s);
+    if (keep_pairs) pairs.push_back({rid_r, rid_s});
+  }
+  void merge(MatchCollector&& other) {
+    count += other.count;
+    checksum += other.checksum;
+    if (pairs.empty()) pairs = std::move(other.pairs);
+    else pairs.insert(pairs.end(), other.pairs.begin(), other.pairs.end());
+  }
+};
+
+}  // namespace hpcdb

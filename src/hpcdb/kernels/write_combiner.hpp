@@ -1,0 +1,112 @@
+#pragma once
+// Software write-combining for radix partitioning.
+//
+// Every partition owns one cache-line-sized staging line. Items are appended
+// to the line in cache; a full line is written to the partition's destination
+// with non-temporal stores (one 64-byte write, no read-for-ownership), which
+// keeps a large fan-out from thrashing the caches and the TLB.
+//
+// A destination is a "run" [begin, end) of item slots in memory: the exact
+// range a histogram reserved (a local or shared-memory window), or a send
+// buffer. A run may start anywhere: its first line then holds only the slots
+// from the run's start up to the next cache-line boundary, and is written with
+// ordinary stores, so that neighbouring bytes owned by other writers are never
+// touched. push() reports when a run is exhausted, so the caller can hand the
+// full buffer to the network and install the next one.
+#include <emmintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
+
+namespace hpcdb {
+
+constexpr std::size_t kCacheLine = 64;
+
+template <class Stored>
+class WriteCombiner {
+ public:
+  static constexpr std::uint32_t kPerLine = kCacheLine / sizeof(Stored);
+  static_assert(kCacheLine % sizeof(Stored) == 0);
+
+  explicit WriteCombiner(std::size_t partitions)
+      : lines_(partitions, Prefault::yes), fill_(partitions, 0), runs_(partitions) {}
+
+  std::size_t partitions() const { return fill_.size(); }
+
+  // Items of partition p go to [begin, end) from now on. Must be called
+  // only when the partition's staging line is empty (at start, or after
+  // push() returned true).
+  void set_run(std::size_t p, Stored* begin, Stored* end) {
+    const auto address = reinterpret_cast<std::uintptr_t>(begin);
+    if (address % sizeof(Stored) != 0) throw Error("write-combining destination is misaligned");
+    const std::uintptr_t line_address = address & ~static_cast<std::uintptr_t>(kCacheLine - 1);
+    const auto start = static_cast<std::uint32_t>((address - line_address) / sizeof(Stored));
+    runs_[p] = Run{reinterpret_cast<Stored*>(line_address), end, start};
+    fill_[p] = start;
+  }
+
+  // Appends v to partition p. Returns true when this write exhausted the run
+  // (the caller must install a new run before pushing to p again).
+  bool push(std::size_t p, const Stored& v) {
+    std::uint32_t f = fill_[p];
+    lines_[p].items[f] = v;
+    if (++f < kPerLine) {
+      fill_[p] = f;
+      return false;
+    }
+    fill_[p] = 0;
+    return flush_full_line(p);
+  }
+
+  // Writes the partially filled line of p and returns one past the last item
+  // written. The run stays installed.
+  Stored* drain(std::size_t p) {
+    Run& run = runs_[p];
+    const std::uint32_t f = fill_[p];
+    for (std::uint32_t i = run.start; i < f; ++i) run.line[i] = lines_[p].items[i];
+    Stored* end = run.line + f;
+    run.start = f;
+    return end;
+  }
+
+  // Makes streamed lines visible to other cores and devices.
+  static void publish() { _mm_sfence(); }
+
+ private:
+  struct alignas(kCacheLine) Line {
+    Stored items[kPerLine];
+  };
+  struct Run {
+    Stored* line = nullptr;  // cache-line-aligned destination of the staging line
+    Stored* end = nullptr;
+    std::uint32_t start = 0;  // first slot of the line that belongs to the run
+  };
+
+  bool flush_full_line(std::size_t p) {
+    Run& run = runs_[p];
+    if (run.start == 0) {
+      const auto* src = reinterpret_cast<const __m128i*>(lines_[p].items);
+      auto* dst = reinterpret_cast<__m128i*>(run.line);
+      _mm_stream_si128(dst + 0, _mm_load_si128(src + 0));
+      _mm_stream_si128(dst + 1, _mm_load_si128(src + 1));
+      _mm_stream_si128(dst + 2, _mm_load_si128(src + 2));
+      _mm_stream_si128(dst + 3, _mm_load_si128(src + 3));
+    } else {
+      for (std::uint32_t i = run.start; i < kPerLine; ++i) run.line[i] = lines_[p].items[i];
+      run.start = 0;
+    }
+    run.line += kPerLine;
+    return run.line >= run.end;
+  }
+
+  AlignedArray<Line> lines_;
+  std::vector<std::uint32_t> fill_;
+  std::vector<Run> runs_;
+};
+
+}  // namespace hpcdb

@@ -1,0 +1,53 @@
+#include "hpcdb/net/cluster.hpp"
+
+#include <cstdlib>
+
+#include "hpcdb/core/error.hpp"
+
+namespace hpcdb {
+
+Cluster::Cluster(int& argc, char**& argv) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    // A process started without mpirun runs as a one-rank job; Open MPI's
+    // one-sided component for that case is UCX, so keep it selectable.
+    setenv("OMPI_MCA_osc", "ucx,sm,rdma,pt2pt", 0);
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+    owns_mpi_ = true;
+    if (provided < MPI_THREAD_SERIALIZED) {
+      throw Error("the MPI library does not support threads calling MPI one at a time (MPI_THREAD_SERIALIZED)");
+    }
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_);
+  MPI_Comm_rank(node_, &node_rank_);
+  int members = 0;
+  MPI_Comm_size(node_, &members);
+  node_members_.resize(static_cast<std::size_t>(members));
+  MPI_Allgather(&rank_, 1, MPI_INT, node_members_.data(), 1, MPI_INT, node_);
+
+  node_rank_of_.assign(static_cast<std::size_t>(size_), -1);
+  for (int i = 0; i < members; ++i) node_rank_of_[static_cast<std::size_t>(node_members_[static_cast<std::size_t>(i)])] = i;
+
+  const int leader = node_rank_ == 0 ? 1 : 0;
+  MPI_Allreduce(&leader, &node_count_, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+}
+
+Cluster::~Cluster() {
+  if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+  if (owns_mpi_) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) MPI_Finalize();
+  }
+}
+
+void Cluster::abort(int code) const {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+}  // namespace hpcdb

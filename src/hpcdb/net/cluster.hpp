@@ -1,0 +1,45 @@
+#pragma once
+// The MPI job as the engine sees it: world rank and size, and which ranks
+// share this rank's node (and therefore its memory).
+#include <mpi.h>
+
+#include <vector>
+
+namespace hpcdb {
+
+class Cluster {
+ public:
+  // Initializes MPI (thread level "serialized": worker threads may call MPI,
+  // one at a time) unless it is already initialized.
+  Cluster(int& argc, char**& argv);
+  ~Cluster();
+  Cluster(const Cluster&) = delete;
+  Cluster& operator=(const Cluster&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  MPI_Comm world() const { return MPI_COMM_WORLD; }
+  MPI_Comm node() const { return node_; }
+  int node_rank() const { return node_rank_; }
+  int node_size() const { return static_cast<int>(node_members_.size()); }
+  // World rank of node rank i.
+  int node_member(int i) const { return node_members_[static_cast<std::size_t>(i)]; }
+  // Node rank of a world rank, or -1 when it lives on another node.
+  int node_rank_of(int world_rank) const { return node_rank_of_[static_cast<std::size_t>(world_rank)]; }
+  int node_count() const { return node_count_; }
+
+  // Ends the whole job from one rank, with `code`, after the caller has printed why.
+  [[noreturn]] void abort(int code) const;
+
+ private:
+  bool owns_mpi_ = false;
+  int rank_ = 0;
+  int size_ = 1;
+  MPI_Comm node_ = MPI_COMM_NULL;
+  int node_rank_ = 0;
+  int node_count_ = 1;
+  std::vector<int> node_members_;
+  std::vector<int> node_rank_of_;
+};
+
+}  // namespace hpcdb
