@@ -32,19 +32,16 @@
 //
 // H and H^-1 are written with expm1 and log1p so that they stay accurate for
 // theta near 1 and for small arguments:
-//   H(x)    = ln x * expm1((1 - theta) ln x) / ((1 - theta) ln x)
-//   H^-1(y) = exp(y * log1p((1 - theta) y) / ((1 - theta) y))
+//   H(x)    = expm1((1 - theta) ln x) / (1 - theta)
+//   H^-1(y) = exp(log1p((1 - theta) y) / (1 - theta))
+// and where (1 - theta) times the argument is tiny (theta = 1 included),
+// by their Taylor expansions ln x (1 + t / 2) and exp(y (1 - t / 2)).
 
 namespace hpcdb {
 
 namespace {
-
-// expm1(t) / t, extended continuously to t = 0.
-double expm1_ratio(double t) { return std::abs(t) > 1e-8 ? std::expm1(t) / t : 1.0 + 0.5 * t; }
-
-// log1p(t) / t, extended continuously to t = 0.
-double log1p_ratio(double t) { return std::abs(t) > 1e-8 ? std::log1p(t) / t : 1.0 - 0.5 * t; }
-
+// Below this, the second-order Taylor terms are under 1e-16 relative.
+constexpr double kTaylorBelow = 1e-8;
 }  // namespace
 
 ZipfSampler::ZipfSampler(std::uint64_t n, double theta) : n_(n), theta_(theta) {
@@ -52,6 +49,8 @@ ZipfSampler::ZipfSampler(std::uint64_t n, double theta) : n_(n), theta_(theta) {
   if (!(theta > 0.0) || !std::isfinite(theta)) {
     throw UsageError(fmt::format("the Zipf exponent theta must be a positive finite number, not {}", theta));
   }
+  one_minus_theta_ = 1.0 - theta;
+  inverse_one_minus_theta_ = 1.0 / one_minus_theta_;  // unused (infinite) for theta = 1
   // Ranks beyond 2^63 have no measurable probability; the cap keeps the
   // conversion of the rank back to an integer defined.
   n_as_double_ = std::min(static_cast<double>(n), 0x1p63);
@@ -64,14 +63,17 @@ double ZipfSampler::hat(double x) const { return std::exp(-theta_ * std::log(x))
 
 double ZipfSampler::hat_integral(double x) const {
   const double log_x = std::log(x);
-  return log_x * expm1_ratio((1.0 - theta_) * log_x);
+  const double t = one_minus_theta_ * log_x;
+  if (std::abs(t) > kTaylorBelow) return std::expm1(t) * inverse_one_minus_theta_;
+  return log_x * (1.0 + 0.5 * t);
 }
 
 double ZipfSampler::hat_integral_inverse(double y) const {
   // For theta > 1, H is bounded by 1 / (theta - 1); rounding at that end must
   // not take log1p below -1 (x then becomes +inf and is clamped to n).
-  const double t = std::max(-1.0, (1.0 - theta_) * y);
-  return std::exp(y * log1p_ratio(t));
+  const double t = std::max(-1.0, one_minus_theta_ * y);
+  if (std::abs(t) > kTaylorBelow) return std::exp(std::log1p(t) * inverse_one_minus_theta_);
+  return std::exp(y * (1.0 - 0.5 * t));
 }
 
 std::uint64_t ZipfSampler::sample(CounterRng& rng) const {

@@ -27,6 +27,8 @@ class ZipfSampler {
 
   std::uint64_t n_;
   double theta_;
+  double one_minus_theta_;
+  double inverse_one_minus_theta_;
   double n_as_double_;
   double u_first_;  // left end of the sampled hat-area range
   double u_last_;   // right end, H(n + 1/2)

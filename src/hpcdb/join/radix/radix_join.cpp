@@ -273,7 +273,7 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
   // A partition holding more than a share of the work that one thread can
   // balance is joined by all threads together over shared read-only tables.
   const std::uint64_t heavy_threshold =
-      threads > 1 ? std::max<std::uint64_t>(65536, owned_tuples / (2 * threads)) : ~std::uint64_t{0};
+      threads > 1 ? std::max<std::uint64_t>(65536, owned_tuples / (4 * threads)) : ~std::uint64_t{0};
   std::vector<std::size_t> normal;
   std::vector<std::size_t> heavy;
   for (std::size_t p : owned) (work_of(p) > heavy_threshold ? heavy : normal).push_back(p);

@@ -1,0 +1,30 @@
+# hpcdb: every target installs what it needs first (Debian packages, as root).
+BUILD ?= build
+NP ?= 2
+# Open MPI refuses to start as root unless told it is intended.
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+MPIRUN := mpirun --oversubscribe --bind-to none -np
+
+.PHONY: all setup build demo test bench-join clean
+
+all: build
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+	@cmake --build $(BUILD)
+
+demo: build
+	$(MPIRUN) $(NP) $(BUILD)/hpcdb join --algorithm radix --inner 16M --outer 16M --verify
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure --timeout 900
+
+bench-join: build
+	@scripts/bench_join.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,41 @@
+#include "hpcdb/kernels/tuple_format.hpp"
+
+#include <gtest/gtest.h>
+
+#include "hpcdb/kernels/radix_histogram.hpp"
+
+namespace hpcdb {
+namespace {
+
+TEST(TupleFormat, CompressionRoundTripsResidualKeyAndRid) {
+  const CompressedFormat f{10, 27};
+  const Tuple t{(123456ULL << 10) | 77, (1ULL << 27) - 1};
+  const std::uint64_t v = f.encode(t);
+  EXPECT_EQ(f.residual_key(v), t.key >> 10);
+  EXPECT_EQ(f.rid(v), t.rid);
+}
+
+TEST(TupleFormat, CompressibleBoundaries) {
+  EXPECT_TRUE(compressible(37, 27, 0));
+  EXPECT_TRUE(compressible(64, 10, 10));
+  EXPECT_FALSE(compressible(64, 11, 10));
+  EXPECT_FALSE(compressible(0, 64, 0));
+  EXPECT_TRUE(compressible(0, 63, 0));
+  EXPECT_TRUE(compressible(5, 59, 0));
+  EXPECT_FALSE(compressible(6, 59, 0));
+}
+
+TEST(RadixHistogram, CountsAndBits) {
+  const Tuple tuples[] = {{0, 1}, {1, 2}, {5, 4}, {9, 8}, {0xF0, 0}};
+  std::uint64_t counts[4] = {0, 0, 0, 0};
+  const KeyRidBits bits = radix_histogram(tuples, 5, 3, counts);
+  EXPECT_EQ(counts[0], 2u);
+  EXPECT_EQ(counts[1], 3u);
+  EXPECT_EQ(counts[2], 0u);
+  EXPECT_EQ(counts[3], 0u);
+  EXPECT_EQ(bits.key_or, 0xFDu);
+  EXPECT_EQ(bits.rid_or, 15u);
+}
+
+}  // namespace
+}  // namespace hpcdb

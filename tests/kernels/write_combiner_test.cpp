@@ -1,0 +1,81 @@
+#include "hpcdb/kernels/write_combiner.hpp"
+
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "hpcdb/kernels/tuple.hpp"
+
+namespace hpcdb {
+namespace {
+
+// Scatters items into exactly-sized runs at arbitrary (unaligned) offsets of
+// one array, with guard slots around every run that must stay untouched.
+template <class Stored>
+void check_scatter(std::size_t partitions, std::size_t n, std::size_t first_offset, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::size_t> part_of(n);
+  std::vector<std::size_t> counts(partitions, 0);
+  for (std::size_t i = 0; i < n; ++i) ++counts[part_of[i] = rng() % partitions];
+  const std::size_t guard = 3;
+  std::vector<std::size_t> begin(partitions);
+  std::size_t cursor = first_offset;
+  for (std::size_t p = 0; p < partitions; ++p) {
+    begin[p] = cursor;
+    cursor += counts[p] + guard;
+  }
+  AlignedArray<Stored> memory(cursor + 16);
+  Stored sentinel;
+  std::memset(&sentinel, 0xAB, sizeof sentinel);
+  for (std::size_t i = 0; i < memory.size(); ++i) memory[i] = sentinel;
+
+  WriteCombiner<Stored> combiner(partitions);
+  for (std::size_t p = 0; p < partitions; ++p) combiner.set_run(p, memory.data() + begin[p], memory.data() + begin[p] + counts[p]);
+  std::vector<Stored> items(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    std::memset(&items[i], 0, sizeof(Stored));
+    std::memcpy(&items[i], &i, sizeof i);
+    combiner.push(part_of[i], items[i]);
+  }
+  for (std::size_t p = 0; p < partitions; ++p) {
+    EXPECT_EQ(combiner.drain(p), memory.data() + begin[p] + counts[p]);
+  }
+  WriteCombiner<Stored>::publish();
+
+  std::vector<std::size_t> seen(partitions, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t p = part_of[i];
+    ASSERT_EQ(std::memcmp(&memory[begin[p] + seen[p]], &items[i], sizeof(Stored)), 0) << "item " << i;
+    ++seen[p];
+  }
+  for (std::size_t p = 0; p < partitions; ++p) {
+    for (std::size_t g = 0; g < guard; ++g) {
+      ASSERT_EQ(std::memcmp(&memory[begin[p] + counts[p] + g], &sentinel, sizeof(Stored)), 0) << "guard of " << p;
+    }
+  }
+}
+
+TEST(WriteCombiner, EightByteItemsAtUnalignedOffsets) {
+  for (std::size_t offset : {0u, 1u, 5u, 7u}) check_scatter<std::uint64_t>(64, 10000, offset, offset);
+}
+
+TEST(WriteCombiner, SixteenByteItems) {
+  for (std::size_t offset : {0u, 1u, 3u}) check_scatter<Tuple>(32, 5000, offset, 10 + offset);
+}
+
+TEST(WriteCombiner, TinyRunsShorterThanALine) { check_scatter<std::uint64_t>(512, 700, 3, 99); }
+
+TEST(WriteCombiner, ReportsFullBuffers) {
+  AlignedArray<std::uint64_t> buffer(32);
+  WriteCombiner<std::uint64_t> combiner(1);
+  combiner.set_run(0, buffer.data(), buffer.data() + 16);
+  int full = 0;
+  for (std::uint64_t i = 0; i < 16; ++i) full += combiner.push(0, i) ? 1 : 0;
+  EXPECT_EQ(full, 1);
+  for (std::uint64_t i = 0; i < 16; ++i) EXPECT_EQ(buffer[i], i);
+}
+
+}  // namespace
+}  // namespace hpcdb
