@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <sstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -191,6 +191,9 @@ struct MalformedCase {
   std::string content;
   std::uint64_t offset;
   std::string shown;
+  friend std::ostream& operator<<(std::ostream& out, const MalformedCase& c) {
+    return out << "line \"" << c.shown << "\" at byte offset " << c.offset;
+  }
 };
 
 class MalformedCsv : public RelationFileTest, public ::testing::WithParamInterface<MalformedCase> {};

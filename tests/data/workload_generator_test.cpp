@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <ostream>
 #include <vector>
 
 #include "hpcdb/core/error.hpp"
@@ -133,6 +134,9 @@ TEST(WorkloadGenerator, RangeBeyondTheRelationIsRejected) {
 struct MatchCase {
   double selectivity;
   double theta;
+  friend std::ostream& operator<<(std::ostream& out, const MatchCase& c) {
+    return out << "selectivity = " << c.selectivity << ", theta = " << c.theta;
+  }
 };
 
 class OuterMatches : public ::testing::TestWithParam<MatchCase> {};

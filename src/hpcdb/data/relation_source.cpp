@@ -2,6 +2,7 @@
 
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/data/relation_file.hpp"
+#include "hpcdb/data/shared_file_writer.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
 
@@ -50,6 +51,17 @@ InputRelations read_relations(const Cluster& cluster, const std::string& inner_p
   inputs.inner.global_size = allreduce<std::uint64_t>(inputs.inner.tuples.size(), MPI_SUM, cluster.world());
   inputs.outer.global_size = allreduce<std::uint64_t>(inputs.outer.tuples.size(), MPI_SUM, cluster.world());
   return inputs;
+}
+
+}  // namespace hpcdb
+
+namespace hpcdb {
+
+static_assert(sizeof(Tuple) == 2 * sizeof(std::uint64_t));
+
+void write_relation_file(const Cluster& cluster, const std::string& path, const Relation& relation) {
+  write_two_column_file(cluster, path, reinterpret_cast<const std::uint64_t*>(relation.tuples.data()),
+                        relation.tuples.size(), "key,rid");
 }
 
 }  // namespace hpcdb

@@ -23,3 +23,11 @@ InputRelations generate_relations(const Cluster& cluster, const WorkloadSpec& sp
 InputRelations read_relations(const Cluster& cluster, const std::string& inner_path, const std::string& outer_path);
 
 }  // namespace hpcdb
+
+namespace hpcdb {
+
+// Collective. Writes a distributed relation into one file (binary, or CSV
+// "key,rid" when the name ends in .csv), rank fragments in rank order.
+void write_relation_file(const Cluster& cluster, const std::string& path, const Relation& relation);
+
+}  // namespace hpcdb

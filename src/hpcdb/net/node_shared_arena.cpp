@@ -1,5 +1,7 @@
 #include "hpcdb/net/node_shared_arena.hpp"
 
+#include <sys/mman.h>
+
 #include <cstdint>
 #include <utility>
 
@@ -41,6 +43,9 @@ NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes) {
     segments_[static_cast<std::size_t>(i)] = aligned;
     capacities_[static_cast<std::size_t>(i)] = static_cast<std::size_t>(size) > skipped ? static_cast<std::size_t>(size) - skipped : 0;
   }
+  // Huge pages where the system allows them for shared memory: a large
+  // radix fan-out writes to as many pages at once as there are partitions.
+  madvise(segment(cluster.node_rank()), capacity(cluster.node_rank()) / kPage * kPage, MADV_HUGEPAGE);
   prefault(segment(cluster.node_rank()), capacity(cluster.node_rank()));
   MPI_Barrier(cluster.node());
 }

@@ -4,6 +4,7 @@
 
 #include <iostream>
 
+#include "hpcdb/apps/hpcdb/generate_command.hpp"
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
 #include "hpcdb/core/error.hpp"
@@ -24,6 +25,10 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
       "writes straight into exactly-sized remote windows (one-sided RMA, or shared memory on a node). Prints "
       "per-phase times, throughput and a checksum of the result pairs.");
   hpcdb::add_join_options(*join, join_options);
+  hpcdb::GenerateOptions generate_options;
+  CLI::App* generate = app.add_subcommand(
+      "generate", "Write the join workload (the data 'hpcdb join' generates for the same options) to files.");
+  hpcdb::add_generate_options(*generate, generate_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -40,6 +45,7 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
     return 2;
   }
   if (join->parsed()) return hpcdb::run_join_command(cluster, join_options);
+  if (generate->parsed()) return hpcdb::run_generate_command(cluster, generate_options);
   return 2;
 }
 

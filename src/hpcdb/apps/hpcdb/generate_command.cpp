@@ -1,0 +1,43 @@
+#include "hpcdb/apps/hpcdb/generate_command.hpp"
+
+#include <fmt/format.h>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/core/units.hpp"
+#include "hpcdb/data/relation_source.hpp"
+#include "hpcdb/data/workload_generator.hpp"
+#include "hpcdb/net/agreement.hpp"
+
+namespace hpcdb {
+
+void add_generate_options(CLI::App& generate, GenerateOptions& o) {
+  generate.add_option("--inner", o.inner, "Tuples of R (K/M/G powers of ten, Ki/Mi/Gi powers of two)")->capture_default_str();
+  generate.add_option("--outer", o.outer, "Tuples of S")->capture_default_str();
+  generate.add_option("--zipf", o.zipf, "Zipf skew of the outer foreign keys (0 = uniform)")->capture_default_str();
+  generate.add_option("--selectivity", o.selectivity, "Fraction of outer tuples that find a match")->capture_default_str();
+  generate.add_option("--seed", o.seed, "Seed (same data as 'hpcdb join' with the same options)")->capture_default_str();
+  generate.add_option("--threads", o.threads, "Generator threads per rank")->capture_default_str();
+  generate.add_option("--output-r", o.output_r, "File for R (CSV if it ends in .csv, else binary)")->required();
+  generate.add_option("--output-s", o.output_s, "File for S")->required();
+}
+
+int run_generate_command(const Cluster& cluster, const GenerateOptions& o) {
+  WorkloadSpec spec;
+  run_collectively(cluster.world(), [&] {
+    spec = {parse_count(o.inner, "--inner"), parse_count(o.outer, "--outer"), o.zipf, o.selectivity, o.seed};
+    validate(spec);
+    if (o.threads < 1) throw UsageError("--threads must be at least 1");
+  });
+  Stopwatch watch;
+  const InputRelations inputs = generate_relations(cluster, spec, o.threads);
+  write_relation_file(cluster, o.output_r, inputs.inner);
+  write_relation_file(cluster, o.output_s, inputs.outer);
+  if (cluster.rank() == 0) {
+    fmt::print("hpcdb generate: wrote R ({} tuples) to {} and S ({} tuples, {} matching) to {} in {:.2f} s\n",
+               spec.inner_tuples, o.output_r, spec.outer_tuples, expected_matches(spec), o.output_s, watch.seconds());
+  }
+  return 0;
+}
+
+}  // namespace hpcdb

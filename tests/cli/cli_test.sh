@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# End-to-end tests of the hpcdb command line under mpirun: correct runs are
+# verified against the reference join; bad input must end every rank with one
+# clear message and a non-zero exit within seconds.
+# Usage: cli_test.sh path/to/hpcdb
+set -u
+hpcdb=$1
+ranks=${RANKS:-2}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun=(mpirun --oversubscribe --bind-to none -np "$ranks")
+passed=0
+failed=0
+
+# expect_failure NAME REGEX ARGS... : non-zero exit, REGEX on stderr, within 30 s
+expect_failure() {
+  local name=$1 regex=$2
+  shift 2
+  local start end rc
+  start=$(date +%s)
+  timeout 60 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  rc=$?
+  end=$(date +%s)
+  if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -Eq -e "$regex" "$work/err" && [ $((end - start)) -le 30 ]; then
+    passed=$((passed + 1))
+    echo "ok   $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name (exit $rc, $((end - start)) s); stderr:"
+    sed 's/^/     /' "$work/err" | head -20
+  fi
+}
+
+# expect_success NAME CHECK-REGEX ARGS... : exit 0 and REGEX on stdout
+expect_success() {
+  local name=$1 regex=$2
+  shift 2
+  timeout 300 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  local rc=$?
+  if [ $rc -eq 0 ] && grep -Eq -e "$regex" "$work/out"; then
+    passed=$((passed + 1))
+    echo "ok   $name"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name (exit $rc); stdout/stderr:"
+    sed 's/^/     /' "$work/out" "$work/err" | tail -20
+  fi
+}
+
+# --- bad input
+expect_failure unknown_option "not expected: --bogus|--bogus" join --bogus
+expect_failure unknown_subcommand "hpcdb" frobnicate
+expect_failure bad_count "--inner: '12Q' is not a count" join --inner 12Q
+expect_failure bad_selectivity "selectivity" join --inner 1000 --outer 1000 --selectivity 1.5
+expect_failure bad_algorithm "algorithm" join --algorithm nested-loop
+expect_failure zero_threads "--threads" join --inner 1000 --threads 0
+expect_failure bad_buffer_size "multiple of 64" join --inner 1000 --buffer-size 100
+expect_failure lone_input_r "go together" join --input-r "$work/missing.bin"
+expect_failure missing_file "cannot open input file" join --input-r "$work/missing.bin" --input-s "$work/missing.bin"
+printf 'key,rid\n1,2\n3,4\nfive,6\n7,8\n' > "$work/bad.csv"
+printf '1,1\n' > "$work/good.csv"
+expect_failure malformed_csv "malformed line at byte offset" join --input-r "$work/good.csv" --input-s "$work/bad.csv"
+head -c 100 /dev/zero > "$work/odd.bin"
+expect_failure binary_size "multiple of 16" join --input-r "$work/odd.bin" --input-s "$work/odd.bin"
+expect_failure too_large_for_memory "needs about .* but only .* is available" join --inner 400G --outer 400G
+expect_failure unwritable_output "cannot write" join --inner 1000 --outer 1000 --output /nonexistent/dir/out.bin
+
+# --- correct runs, checked against the reference join
+expect_success help "Usage|USAGE|Options|OPTIONS" join --help
+expect_success generated_verified "verification: passed" join --inner 200K --outer 400K --verify
+expect_success put_path_verified "verification: passed" join --inner 200K --outer 200K --force-put --buffer-size 4KiB --verify
+expect_success threads_verified "verification: passed" join --inner 200K --outer 200K --threads 2 --zipf 1.2 --assignment skew-aware --verify
+expect_success uncompressed_verified "verification: passed" join --inner 100K --outer 100K --compression off --verify
+expect_success generate_files "wrote R" generate --inner 5000 --outer 20000 --zipf 1.05 --output-r "$work/r.bin" --output-s "$work/s.csv"
+expect_success binary_and_csv_inputs "verification: passed" join --input-r "$work/r.bin" --input-s "$work/s.csv" --verify --output "$work/pairs.csv"
+if [ "$(wc -l < "$work/pairs.csv")" -eq 20001 ]; then passed=$((passed + 1)); echo "ok   output_pairs"; else failed=$((failed + 1)); echo "FAIL output_pairs"; fi
+
+# --- JSON output is an array of one object per repetition with the promised fields
+timeout 120 "${mpirun[@]}" "$hpcdb" join --inner 100K --outer 100K --repeat 3 --verify --json - > "$work/run.json" 2> "$work/err"
+if python3 - "$work/run.json" <<'PY'
+import json, sys
+runs = json.load(open(sys.argv[1]))
+assert isinstance(runs, list) and len(runs) == 3, runs
+need = ["algorithm", "ranks", "threads_per_rank", "inner_tuples", "outer_tuples", "matches", "checksum", "verified",
+        "seconds", "tuples_per_second", "setup_seconds", "bytes_sent", "imbalance", "phases", "config"]
+for r in runs:
+    for k in need:
+        assert k in r, k
+    assert r["verified"] is True and r["matches"] == 100000
+    assert abs(r["tuples_per_second"] - 200000 / r["seconds"]) < 1e-6 * r["tuples_per_second"]
+    for p in ["histogram", "window_allocation", "network_partition", "local_partition", "build_probe"]:
+        assert r["phases"][p]["max"] >= r["phases"][p]["mean"] >= 0
+PY
+then passed=$((passed + 1)); echo "ok   json_output"; else failed=$((failed + 1)); echo "FAIL json_output"; cat "$work/err"; fi
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
