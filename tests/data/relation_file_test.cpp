@@ -167,7 +167,8 @@ TEST_F(RelationFileTest, CsvSplitsAcrossReadChunks) {
   for (std::uint64_t i = 0; i < 700000; ++i) {
     const Tuple t{i * 2654435761ULL, i};
     tuples.push_back(t);
-    content += std::to_string(t.key) + (i % 3 == 0 ? " , " : ",") + std::to_string(t.rid) + (i % 5 == 0 ? "\r\n" : "\n");
+    content.append(std::to_string(t.key)).append(i % 3 == 0 ? " , " : ",").append(std::to_string(t.rid));
+    content.append(i % 5 == 0 ? "\r\n" : "\n");
   }
   ASSERT_GT(content.size(), 8u << 20);
   const std::string p = write_text("big.csv", content);

@@ -134,8 +134,8 @@ TEST_P(ZipfFrequencies, MatchTheory) {
         << what << ": observed " << observed << ", expected " << expected;
   };
   for (std::uint64_t k = 0; k < 10 && k < n; ++k) {
-    check(cell_name("rank", k, k + 1), std::pow(static_cast<long double>(k + 1), -static_cast<long double>(theta)) / total,
-          first_ranks[k]);
+    const long double weight = std::pow(static_cast<long double>(k + 1), -static_cast<long double>(theta));
+    check(cell_name("rank", k, k + 1), weight / total, first_ranks[k]);
   }
   std::uint64_t below = 0;
   for (std::size_t d = 0; d < decades.size(); ++d) {

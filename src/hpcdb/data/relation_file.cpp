@@ -168,8 +168,8 @@ class CsvPartReader {
     while (offset < file_.size()) {
       const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(kTailBytes, file_.size() - offset));
       file_.read_exactly(buffer_.get(), bytes, offset);
-      const void* newline = std::memchr(buffer_.get(), '\n', bytes);
-      if (newline != nullptr) return offset + static_cast<std::uint64_t>(static_cast<const char*>(newline) - buffer_.get()) + 1;
+      const auto* newline = static_cast<const char*>(std::memchr(buffer_.get(), '\n', bytes));
+      if (newline != nullptr) return offset + static_cast<std::uint64_t>(newline - buffer_.get()) + 1;
       offset += bytes;
     }
     return file_.size();

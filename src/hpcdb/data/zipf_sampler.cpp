@@ -25,10 +25,11 @@
 // gap between a convex curve and its midpoint value, so few draws are rejected.
 //
 // Squeeze: r is accepted iff x >= t_r := H^-1(H(r + 1/2) - h(r)). The distance
-// r - t_r grows with r (relative to a unit cell the hat flattens out and t_r
-// approaches r - 1/2), so with s = 2 - t_2 every x >= r - s is accepted
-// without evaluating H and h again. Most draws end there, after one log and
-// one exp.
+// r - t_r grows with r towards 1/2 (expanding h around r gives
+// r - t_r = 1/2 - theta (theta + 1) / (24 r^2) + O(r^-3); checked numerically
+// for theta in [0.001, 20] and r up to 10^9), so with s = 2 - t_2 every
+// x >= r - s is accepted without evaluating H and h again. Most draws end
+// there, after one log and one exp.
 //
 // H and H^-1 are written with expm1 and log1p so that they stay accurate for
 // theta near 1 and for small arguments:
