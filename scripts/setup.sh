@@ -33,3 +33,5 @@ if [ "$(id -u)" -eq 0 ]; then
     fi
   done
 fi
+
+"$(dirname "$0")/tune.sh"

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "hpcdb/core/error.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/kernels/tuple.hpp"
 #include "hpcdb/kernels/write_combiner.hpp"
@@ -77,6 +78,7 @@ class NetworkPartitioner {
       if (end > begin) send(p, begin, static_cast<std::size_t>(end - begin), targets[p], writer, stats);
     }
     WriteCombiner<Stored>::publish();
+    if (writer == nullptr) return;  // nothing was put
     for (Ring& ring : rings_) {
       for (MPI_Request& request : ring.requests) writer->wait(request);
     }
@@ -95,6 +97,7 @@ class NetworkPartitioner {
 
   void send(std::size_t p, const Stored* data, std::size_t items, const PartitionTarget<Stored>& target,
             OneSidedWriter* writer, NetworkPassStats& stats) {
+    if (writer == nullptr) throw Error("a partition needs a one-sided write but no window is open");
     Ring& ring = rings_[p];
     if (ring.requests.empty()) ring.requests.assign(ring_size_, MPI_REQUEST_NULL);
     WriteCombiner<Stored>::publish();
