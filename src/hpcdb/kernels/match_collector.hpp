@@ -14,11 +14,6 @@ struct MatchCollector {
   bool keep_pairs = false;
   std::vector<MatchPair> pairs;
 
-  void add(std::uint64_t rid_r, std::uint64_t rid_s) {
-    ++count;
-    checksum += pair_checksum(rid_r, rid_s);
-    if (keep_pairs) pairs.push_back({rid_r, rid_s});
-  }
   void merge(MatchCollector&& other) {
     count += other.count;
     checksum += other.checksum;

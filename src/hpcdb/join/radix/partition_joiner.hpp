@@ -81,8 +81,25 @@ class PartitionJoiner {
   }
 
   void probe(const BucketChainTable<Format>& table, const Stored* s, std::size_t ns, MatchCollector& out) const {
+    // Count and checksum live in registers: a store to `out` could alias the
+    // table's tuples and would force reloads in the probe loop.
     const Format format = format_;
-    table.probe(s, ns, [&](const Stored& r_item, const Stored& s_item) { out.add(format.rid(r_item), format.rid(s_item)); });
+    std::uint64_t count = 0;
+    std::uint64_t checksum = 0;
+    if (out.keep_pairs) {
+      table.probe(s, ns, [&](const Stored& r_item, const Stored& s_item) {
+        ++count;
+        checksum += pair_checksum(format.rid(r_item), format.rid(s_item));
+        out.pairs.push_back({format.rid(r_item), format.rid(s_item)});
+      });
+    } else {
+      table.probe(s, ns, [&](const Stored& r_item, const Stored& s_item) {
+        ++count;
+        checksum += pair_checksum(format.rid(r_item), format.rid(s_item));
+      });
+    }
+    out.count += count;
+    out.checksum += checksum;
   }
 
   unsigned local_bits() const { return local_bits_; }
