@@ -92,7 +92,7 @@ void BM_BuildProbe(benchmark::State& state) {
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * in.size() * 2));
 }
-BENCHMARK(BM_BuildProbe)->Args({11, 0})->Args({10, 0})->Args({10, 1})->Args({9, 2})->Args({8, 3})->Args({11, 2})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_BuildProbe)->Args({12, 0})->Args({11, 0})->Args({10, 0})->Args({9, 0})->Args({10, 1})->Args({9, 2})->Args({8, 3})->Args({11, 2})->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace hpcdb
