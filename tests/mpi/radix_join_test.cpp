@@ -142,23 +142,24 @@ INSTANTIATE_TEST_SUITE_P(Matrix, RadixJoinTest,
                                             ::testing::Range(0, static_cast<int>(std::size(kVariants)))),
                          case_name);
 
-TEST(RadixJoinCompression, FallsBackWhenKeysUseAll64Bits) {
-  const GlobalInput input = kWorkloads[10].make();
+// One run of the join over this rank's slices of `input`.
+JoinResult run_once(const GlobalInput& input, const RadixJoinConfig& config) {
   const Relation inner = slice_for_this_rank(input.inner);
   const Relation outer = slice_for_this_rank(input.outer);
-  RadixJoin join(cluster(), make_config(false, 1, Assignment::round_robin, 65536, 2), inner, outer);
-  const JoinResult result = join.run(inner, outer);
+  RadixJoin join(cluster(), config, inner, outer);
+  return join.run(inner, outer);
+}
+
+TEST(RadixJoinCompression, FallsBackWhenKeysUseAll64Bits) {
+  const GlobalInput input = kWorkloads[10].make();
+  const JoinResult result = run_once(input, make_config(false, 1, Assignment::round_robin, 65536, 2));
   EXPECT_FALSE(result.radix.compressed);
   EXPECT_EQ(result.radix.tuple_bytes, 16u);
   EXPECT_EQ(result.matches, serial_join(input).matches);
 }
 
 TEST(RadixJoinCompression, CompressesDenseKeys) {
-  const GlobalInput input = generated(10000, 10000, 0.0, 1.0);
-  const Relation inner = slice_for_this_rank(input.inner);
-  const Relation outer = slice_for_this_rank(input.outer);
-  RadixJoin join(cluster(), make_config(false, 1, Assignment::round_robin, 65536, 2), inner, outer);
-  const JoinResult result = join.run(inner, outer);
+  const JoinResult result = run_once(generated(10000, 10000, 0.0, 1.0), make_config(false, 1, Assignment::round_robin, 65536, 2));
   EXPECT_TRUE(result.radix.compressed);
   EXPECT_EQ(result.radix.tuple_bytes, 8u);
   EXPECT_EQ(result.matches, 10000u);
@@ -166,10 +167,7 @@ TEST(RadixJoinCompression, CompressesDenseKeys) {
 
 TEST(RadixJoinSkew, HeavyPartitionIsSharedByThreads) {
   const GlobalInput input = generated(20000, 600000, 1.2, 1.0);
-  const Relation inner = slice_for_this_rank(input.inner);
-  const Relation outer = slice_for_this_rank(input.outer);
-  RadixJoin join(cluster(), make_config(false, 2, Assignment::skew_aware, 65536, 2), inner, outer);
-  const JoinResult result = join.run(inner, outer);
+  const JoinResult result = run_once(input, make_config(false, 2, Assignment::skew_aware, 65536, 2));
   const Expected expected = serial_join(input);
   EXPECT_EQ(result.matches, expected.matches);
   EXPECT_EQ(result.checksum, expected.checksum);
@@ -177,11 +175,7 @@ TEST(RadixJoinSkew, HeavyPartitionIsSharedByThreads) {
 }
 
 TEST(RadixJoinPhases, ReportsEveryPhase) {
-  const GlobalInput input = generated(1000, 1000, 0.0, 1.0);
-  const Relation inner = slice_for_this_rank(input.inner);
-  const Relation outer = slice_for_this_rank(input.outer);
-  RadixJoin join(cluster(), make_config(false, 1, Assignment::round_robin, 65536, 2), inner, outer);
-  const JoinResult result = join.run(inner, outer);
+  const JoinResult result = run_once(generated(1000, 1000, 0.0, 1.0), make_config(false, 1, Assignment::round_robin, 65536, 2));
   std::vector<std::string> names;
   for (const PhaseTime& p : result.phases) {
     names.push_back(p.name);
