@@ -22,10 +22,15 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
+#include "hpcdb/kernels/tuple.hpp"
 
 namespace hpcdb {
 
 constexpr std::size_t kCacheLine = 64;
+
+// The 64-bit word of an item that can hold a staging line's fill count.
+inline std::uint64_t& counter_word(std::uint64_t& item) { return item; }
+inline std::uint64_t& counter_word(Tuple& item) { return item.rid; }
 
 template <class Stored>
 class WriteCombiner {
@@ -34,9 +39,9 @@ class WriteCombiner {
   static_assert(kCacheLine % sizeof(Stored) == 0);
 
   explicit WriteCombiner(std::size_t partitions)
-      : lines_(partitions, Prefault::yes), fill_(partitions, 0), runs_(partitions) {}
+      : lines_(partitions, Prefault::yes), runs_(partitions) {}
 
-  std::size_t partitions() const { return fill_.size(); }
+  std::size_t partitions() const { return runs_.size(); }
 
   // Items of partition p go to [begin, end) from now on. Must be called
   // only when the partition's staging line is empty (at start, or after
@@ -47,27 +52,31 @@ class WriteCombiner {
     const std::uintptr_t line_address = address & ~static_cast<std::uintptr_t>(kCacheLine - 1);
     const auto start = static_cast<std::uint32_t>((address - line_address) / sizeof(Stored));
     runs_[p] = Run{reinterpret_cast<Stored*>(line_address), end, start};
-    fill_[p] = start;
+    lines_[p].count() = start;
   }
 
   // Appends v to partition p. Returns true when this write exhausted the run
   // (the caller must install a new run before pushing to p again).
   bool push(std::size_t p, const Stored& v) {
-    std::uint32_t f = fill_[p];
-    lines_[p].items[f] = v;
+    // The fill count lives in the line's last slot until the last item
+    // overwrites it: one cache line per partition is all the loop touches.
+    Line& line = lines_[p];
+    auto f = static_cast<std::uint32_t>(line.count());
+    line.items[f] = v;
     if (++f < kPerLine) {
-      fill_[p] = f;
+      line.count() = f;
       return false;
     }
-    fill_[p] = 0;
-    return flush_full_line(p);
+    const bool full = flush_full_line(p);
+    line.count() = 0;
+    return full;
   }
 
   // Writes the partially filled line of p and returns one past the last item
   // written. The run stays installed.
   Stored* drain(std::size_t p) {
     Run& run = runs_[p];
-    const std::uint32_t f = fill_[p];
+    const auto f = static_cast<std::uint32_t>(lines_[p].count());
     for (std::uint32_t i = run.start; i < f; ++i) run.line[i] = lines_[p].items[i];
     Stored* end = run.line + f;
     run.start = f;
@@ -80,6 +89,7 @@ class WriteCombiner {
  private:
   struct alignas(kCacheLine) Line {
     Stored items[kPerLine];
+    std::uint64_t& count() { return counter_word(items[kPerLine - 1]); }
   };
   struct Run {
     Stored* line = nullptr;  // cache-line-aligned destination of the staging line
@@ -105,7 +115,6 @@ class WriteCombiner {
   }
 
   AlignedArray<Line> lines_;
-  std::vector<std::uint32_t> fill_;
   std::vector<Run> runs_;
 };
 
