@@ -11,6 +11,7 @@
 #include "hpcdb/join/radix/network_partitioner.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
+#include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
 
 namespace hpcdb {
@@ -93,6 +94,44 @@ void BM_BuildProbe(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * in.size() * 2));
 }
 BENCHMARK(BM_BuildProbe)->Args({12, 0})->Args({11, 0})->Args({10, 0})->Args({9, 0})->Args({10, 1})->Args({9, 2})->Args({8, 3})->Args({11, 2})->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace hpcdb
+
+
+namespace hpcdb {
+namespace {
+
+void BM_SortRuns(benchmark::State& state) {
+  const std::size_t run = static_cast<std::size_t>(state.range(0));
+  const SortPath path = state.range(1) == 0 ? SortPath::scalar : SortPath::avx2;
+  const std::size_t n = 4u << 20;
+  std::vector<std::uint64_t> source(n), in(n), out(n), scratch(run);
+  std::mt19937_64 rng(3);
+  for (auto& v : source) v = rng() >> 8;
+  for (auto _ : state) {
+    state.PauseTiming();
+    in = source;
+    state.ResumeTiming();
+    for (std::size_t i = 0; i < n; i += run) sort_run(in.data() + i, run, out.data() + i, scratch.data(), path);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_SortRuns)->Args({16384, 0})->Args({16384, 1})->Args({4096, 1})->Unit(benchmark::kMillisecond);
+
+void BM_MergeTwo(benchmark::State& state) {
+  const std::size_t n = 4u << 20;
+  std::vector<std::uint64_t> a(n), b(n), out(2 * n);
+  std::mt19937_64 rng(4);
+  for (auto& v : a) v = rng() >> 8;
+  for (auto& v : b) v = rng() >> 8;
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  const SortPath path = state.range(0) == 0 ? SortPath::scalar : SortPath::avx2;
+  for (auto _ : state) merge_two(a.data(), n, b.data(), n, out.data(), path);
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * 2 * n));
+}
+BENCHMARK(BM_MergeTwo)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace hpcdb

@@ -1,0 +1,244 @@
+#include "hpcdb/kernels/sorted_runs.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+namespace hpcdb {
+namespace {
+
+constexpr std::uint64_t kBias = 0x8000000000000000ULL;
+
+// ---------------------------------------------------------------- scalar
+
+void merge_scalar(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t* out) {
+  std::size_t i = 0, j = 0;
+  while (i < na && j < nb) *out++ = b[j] < a[i] ? b[j++] : a[i++];
+  while (i < na) *out++ = a[i++];
+  while (j < nb) *out++ = b[j++];
+}
+
+void sort_scalar(std::uint64_t* in, std::size_t n, std::uint64_t* out) {
+  std::sort(in, in + n);
+  if (out != in) std::memcpy(out, in, n * sizeof(std::uint64_t));
+}
+
+// ---------------------------------------------------------------- AVX2
+// All values inside are biased (sign bit flipped): signed order = unsigned order.
+
+#define HPCDB_AVX2 __attribute__((target("avx2")))
+
+HPCDB_AVX2 inline void min_max(__m256i& a, __m256i& b) {
+  const __m256i a_greater = _mm256_cmpgt_epi64(a, b);
+  const __m256i low = _mm256_blendv_epi8(a, b, a_greater);
+  b = _mm256_blendv_epi8(b, a, a_greater);
+  a = low;
+}
+
+HPCDB_AVX2 inline __m256i load(const std::uint64_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+HPCDB_AVX2 inline void store(std::uint64_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+
+// Sorts each ascending half of a bitonic 4-vector: compare at distance 2, then 1.
+HPCDB_AVX2 inline __m256i bitonic_clean(__m256i v) {
+  __m256i swapped = _mm256_permute4x64_epi64(v, 0x4E);  // v2 v3 v0 v1
+  __m256i low = v, high = swapped;
+  min_max(low, high);
+  v = _mm256_blend_epi32(low, high, 0xF0);              // min01, max23
+  swapped = _mm256_permute4x64_epi64(v, 0xB1);          // v1 v0 v3 v2
+  low = v;
+  high = swapped;
+  min_max(low, high);
+  return _mm256_blend_epi32(low, high, 0xCC);           // min, max, min, max
+}
+
+// x, y ascending -> x = four smallest, y = four largest, both ascending.
+HPCDB_AVX2 inline void bitonic_merge_4x4(__m256i& x, __m256i& y) {
+  y = _mm256_permute4x64_epi64(y, 0x1B);  // reverse
+  min_max(x, y);
+  x = bitonic_clean(x);
+  y = bitonic_clean(y);
+}
+
+// Sorts blocks of 16 values from `in` into two ascending, biased runs of 8
+// each in `out` (which may equal `in`).
+HPCDB_AVX2 void sort_blocks_of_16(const std::uint64_t* in, std::uint64_t* out, std::size_t blocks) {
+  const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(kBias));
+  for (std::size_t k = 0; k < blocks; ++k) {
+    const std::uint64_t* p = in + 16 * k;
+    __m256i a = _mm256_xor_si256(load(p), bias);
+    __m256i b = _mm256_xor_si256(load(p + 4), bias);
+    __m256i c = _mm256_xor_si256(load(p + 8), bias);
+    __m256i d = _mm256_xor_si256(load(p + 12), bias);
+    // Sorting network on the four columns.
+    min_max(a, b);
+    min_max(c, d);
+    min_max(a, c);
+    min_max(b, d);
+    min_max(b, c);
+    // Transpose: column i becomes run i.
+    const __m256i t0 = _mm256_unpacklo_epi64(a, b);
+    const __m256i t1 = _mm256_unpackhi_epi64(a, b);
+    const __m256i t2 = _mm256_unpacklo_epi64(c, d);
+    const __m256i t3 = _mm256_unpackhi_epi64(c, d);
+    __m256i r0 = _mm256_permute2x128_si256(t0, t2, 0x20);
+    __m256i r1 = _mm256_permute2x128_si256(t1, t3, 0x20);
+    __m256i r2 = _mm256_permute2x128_si256(t0, t2, 0x31);
+    __m256i r3 = _mm256_permute2x128_si256(t1, t3, 0x31);
+    // Two in-register merges give two runs of 8.
+    bitonic_merge_4x4(r0, r1);
+    bitonic_merge_4x4(r2, r3);
+    std::uint64_t* q = out + 16 * k;
+    store(q, r0);
+    store(q + 4, r1);
+    store(q + 8, r2);
+    store(q + 12, r3);
+  }
+}
+
+inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
+
+// Merges biased runs; with Unbias, the output leaves the biased domain.
+template <bool Unbias>
+HPCDB_AVX2 void merge_biased(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                             std::uint64_t* out) {
+  const std::uint64_t flip = Unbias ? kBias : 0;
+  std::size_t i = 0, j = 0;
+  if (na >= 4 && nb >= 4) {
+    const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
+    __m256i x = load(a);
+    __m256i y = load(b);
+    i = 4;
+    j = 4;
+    // While both inputs have four left, choose the next block without a
+    // branch: the head comparison is a coin flip for the predictor.
+    while (i + 4 <= na && j + 4 <= nb) {
+      bitonic_merge_4x4(x, y);
+      store(out, _mm256_xor_si256(x, bias));
+      out += 4;
+      const bool take_a = as_signed(a[i]) <= as_signed(b[j]);
+      x = load(take_a ? a + i : b + j);
+      i += take_a ? 4 : 0;
+      j += take_a ? 0 : 4;
+    }
+    for (;;) {
+      bitonic_merge_4x4(x, y);
+      store(out, _mm256_xor_si256(x, bias));
+      out += 4;
+      // Next comes the block of the input with the smaller head; when that
+      // input has fewer than four left, the rest is merged scalar.
+      if (i < na && (j >= nb || as_signed(a[i]) <= as_signed(b[j]))) {
+        if (i + 4 > na) break;
+        x = load(a + i);
+        i += 4;
+      } else if (j < nb) {
+        if (j + 4 > nb) break;
+        x = load(b + j);
+        j += 4;
+      } else {
+        break;
+      }
+    }
+    // Tails: the carried four (y), and fewer than four left in one input
+    // (the other may still hold more), merged scalar.
+    alignas(32) std::uint64_t carry[4];
+    store(carry, y);
+    std::size_t c = 0;
+    while (c < 4 || i < na || j < nb) {
+      if (c == 4 && (i == na || j == nb)) {  // one input left: copy it
+        for (; i < na; ++i) *out++ = a[i] ^ flip;
+        for (; j < nb; ++j) *out++ = b[j] ^ flip;
+        break;
+      }
+      std::uint64_t best = 0;
+      int from = -1;
+      if (c < 4) {
+        best = carry[c];
+        from = 0;
+      }
+      if (i < na && (from < 0 || as_signed(a[i]) < as_signed(best))) {
+        best = a[i];
+        from = 1;
+      }
+      if (j < nb && (from < 0 || as_signed(b[j]) < as_signed(best))) {
+        best = b[j];
+        from = 2;
+      }
+      *out++ = best ^ flip;
+      if (from == 0) ++c;
+      else if (from == 1) ++i;
+      else ++j;
+    }
+    return;
+  }
+  while (i < na && j < nb) *out++ = (as_signed(b[j]) < as_signed(a[i]) ? b[j++] : a[i++]) ^ flip;
+  while (i < na) *out++ = a[i++] ^ flip;
+  while (j < nb) *out++ = b[j++] ^ flip;
+}
+
+HPCDB_AVX2 void sort_avx2(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch) {
+  if (n < 16) {
+    sort_scalar(in, n, out);
+    return;
+  }
+  // Merge passes from runs of 8 ping-pong between in and scratch; the last
+  // one writes to out (and unbiases). Start so that the last pass does not
+  // read the buffer it writes.
+  std::size_t passes = 0;
+  for (std::size_t width = 8; width < n; width *= 2) ++passes;
+  std::uint64_t* src = (out == in) == (passes % 2 == 1) ? scratch : in;
+  std::uint64_t* dst = src == in ? scratch : in;
+
+  const std::size_t blocks = n / 16;
+  sort_blocks_of_16(in, src, blocks);
+  // The tail (fewer than 16 values) becomes one sorted, biased run.
+  std::uint64_t* tail = src + 16 * blocks;
+  const std::size_t tail_n = n - 16 * blocks;
+  for (std::size_t k = 0; k < tail_n; ++k) tail[k] = in[16 * blocks + k] ^ kBias;
+  std::sort(tail, tail + tail_n, [](std::uint64_t x, std::uint64_t y) { return as_signed(x) < as_signed(y); });
+
+  for (std::size_t width = 8;; width *= 2) {
+    const bool last = width * 2 >= n;
+    std::uint64_t* target = last ? out : dst;
+    for (std::size_t start = 0; start < n; start += 2 * width) {
+      const std::size_t na = std::min(width, n - start);
+      const std::size_t nb = start + width < n ? std::min(width, n - start - width) : 0;
+      if (last) merge_biased<true>(src + start, na, src + start + na, nb, target + start);
+      else merge_biased<false>(src + start, na, src + start + na, nb, target + start);
+    }
+    if (last) return;
+    std::swap(src, dst);
+  }
+}
+
+HPCDB_AVX2 void merge_avx2(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                           std::uint64_t* out) {
+  // Unbiased inputs: bias on the fly is not possible for loads, so merge in
+  // the unsigned domain when the top bit is unused, else fall back.
+  if ((na > 0 && (a[na - 1] & kBias)) || (nb > 0 && (b[nb - 1] & kBias))) {
+    merge_scalar(a, na, b, nb, out);
+    return;
+  }
+  merge_biased<false>(a, na, b, nb, out);
+}
+
+}  // namespace
+
+SortPath default_sort_path() {
+  static const SortPath path = __builtin_cpu_supports("avx2") ? SortPath::avx2 : SortPath::scalar;
+  return path;
+}
+
+void sort_run(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch, SortPath path) {
+  if (path == SortPath::avx2) sort_avx2(in, n, out, scratch);
+  else sort_scalar(in, n, out);
+}
+
+void merge_two(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t* out,
+               SortPath path) {
+  if (path == SortPath::avx2) merge_avx2(a, na, b, nb, out);
+  else merge_scalar(a, na, b, nb, out);
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,30 @@
+#pragma once
+// Sorting and merging of 64-bit values (compressed tuples sort by key first,
+// since the key occupies the high bits).
+//
+// The AVX2 path sorts blocks of 16 values with a sorting network across four
+// registers followed by a 4x4 transpose, then merges runs with a bitonic
+// merge network held in registers, four values per step. Signed 64-bit
+// compares give unsigned order after the sign bit is flipped, so values are
+// biased on the way in and unbiased by the last pass. The scalar path does
+// the same job without SIMD; which one runs is decided once, from the CPU.
+#include <cstddef>
+#include <cstdint>
+
+namespace hpcdb {
+
+enum class SortPath { scalar, avx2 };
+
+// AVX2 when this CPU has it, scalar otherwise.
+SortPath default_sort_path();
+
+// Sorts in[0, n) ascending into out[0, n). `in` is overwritten (used as
+// work space), `scratch` holds n values; out may equal in.
+void sort_run(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch,
+              SortPath path = default_sort_path());
+
+// Merges sorted a[0, na) and b[0, nb) into out[0, na + nb).
+void merge_two(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb, std::uint64_t* out,
+               SortPath path = default_sort_path());
+
+}  // namespace hpcdb

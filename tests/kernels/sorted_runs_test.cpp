@@ -1,0 +1,90 @@
+#include "hpcdb/kernels/sorted_runs.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace hpcdb {
+namespace {
+
+enum class Shape { random, sorted, reversed, all_equal, few_distinct, top_bit };
+
+std::vector<std::uint64_t> make_input(Shape shape, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::vector<std::uint64_t> v(n);
+  for (auto& x : v) x = rng();
+  switch (shape) {
+    case Shape::random: break;
+    case Shape::sorted: std::sort(v.begin(), v.end()); break;
+    case Shape::reversed: std::sort(v.rbegin(), v.rend()); break;
+    case Shape::all_equal: std::fill(v.begin(), v.end(), 42); break;
+    case Shape::few_distinct: for (auto& x : v) x %= 3; break;
+    case Shape::top_bit: for (auto& x : v) x = (x % 5) | (x & 1 ? 0x8000000000000000ULL : 0); break;
+  }
+  return v;
+}
+
+class SortRunTest : public ::testing::TestWithParam<std::tuple<SortPath, Shape>> {};
+
+TEST_P(SortRunTest, SortsEveryLength) {
+  const auto [path, shape] = GetParam();
+  if (path == SortPath::avx2 && default_sort_path() != SortPath::avx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  const std::size_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 100, 1000, 4097, 16383, 16384, 16385};
+  for (std::size_t n : lengths) {
+    std::vector<std::uint64_t> in = make_input(shape, n, n);
+    std::vector<std::uint64_t> expected = in;
+    std::sort(expected.begin(), expected.end());
+    std::vector<std::uint64_t> out(n + 1, 7), scratch(n + 1);
+    sort_run(in.data(), n, out.data(), scratch.data(), path);
+    out.pop_back();
+    ASSERT_EQ(out, expected) << "n = " << n;
+    // In place (out == in) as well.
+    std::vector<std::uint64_t> again = make_input(shape, n, n);
+    sort_run(again.data(), n, again.data(), scratch.data(), path);
+    ASSERT_EQ(again, expected) << "in place, n = " << n;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(PathsAndShapes, SortRunTest,
+                         ::testing::Combine(::testing::Values(SortPath::scalar, SortPath::avx2),
+                                            ::testing::Values(Shape::random, Shape::sorted, Shape::reversed,
+                                                              Shape::all_equal, Shape::few_distinct, Shape::top_bit)));
+
+TEST(MergeTwo, MergesAnyLengthsOnBothPaths) {
+  for (SortPath path : {SortPath::scalar, SortPath::avx2}) {
+    if (path == SortPath::avx2 && default_sort_path() != SortPath::avx2) continue;
+    for (std::size_t na : {0u, 1u, 3u, 4u, 5u, 9u, 64u, 1001u}) {
+      for (std::size_t nb : {0u, 2u, 4u, 7u, 8u, 333u}) {
+        for (std::uint64_t modulo : {3ULL, 1000000ULL}) {
+          std::vector<std::uint64_t> a = make_input(Shape::random, na, na * 31 + nb), b = make_input(Shape::random, nb, nb);
+          for (auto& x : a) x %= modulo;
+          for (auto& x : b) x %= modulo;
+          std::sort(a.begin(), a.end());
+          std::sort(b.begin(), b.end());
+          std::vector<std::uint64_t> expected(a);
+          expected.insert(expected.end(), b.begin(), b.end());
+          std::sort(expected.begin(), expected.end());
+          std::vector<std::uint64_t> out(na + nb);
+          merge_two(a.data(), na, b.data(), nb, out.data(), path);
+          ASSERT_EQ(out, expected) << na << " + " << nb;
+        }
+      }
+    }
+  }
+}
+
+TEST(MergeTwo, TopBitValues) {
+  std::vector<std::uint64_t> a = {1, 5, 0x8000000000000000ULL, 0xFFFFFFFFFFFFFFFFULL, 0xFFFFFFFFFFFFFFFFULL};
+  std::vector<std::uint64_t> b = {0, 2, 3, 4, 0x9000000000000000ULL};
+  std::vector<std::uint64_t> out(10), expected(a);
+  expected.insert(expected.end(), b.begin(), b.end());
+  std::sort(expected.begin(), expected.end());
+  merge_two(a.data(), a.size(), b.data(), b.size(), out.data());
+  EXPECT_EQ(out, expected);
+}
+
+}  // namespace
+}  // namespace hpcdb
