@@ -42,12 +42,23 @@ class BucketChainTable {
   void probe(const Stored* s, std::size_t n, Emit&& emit) const {
     const std::uint32_t* heads = heads_.data();
     const std::uint32_t* next = next_.data();
-    for (std::size_t i = 0; i < n; ++i) {
-      const Stored& probe_item = s[i];
-      for (std::uint32_t hit = heads[bucket_of(probe_item)]; hit != 0; hit = next[hit - 1]) {
-        const Stored& build_item = r_[hit - 1];
-        if (format_.same_key(build_item, probe_item)) emit(build_item, probe_item);
-      }
+    // Bucket heads of a group of probes are loaded first, independently of
+    // each other, so that their cache misses overlap.
+    constexpr std::size_t kGroup = 8;
+    std::size_t i = 0;
+    for (; i + kGroup <= n; i += kGroup) {
+      std::uint32_t first[kGroup];
+      for (std::size_t k = 0; k < kGroup; ++k) first[k] = heads[bucket_of(s[i + k])];
+      for (std::size_t k = 0; k < kGroup; ++k) walk_chain(first[k], next, s[i + k], emit);
+    }
+    for (; i < n; ++i) walk_chain(heads[bucket_of(s[i])], next, s[i], emit);
+  }
+
+  template <class Emit>
+  void walk_chain(std::uint32_t hit, const std::uint32_t* next, const Stored& probe_item, Emit& emit) const {
+    for (; hit != 0; hit = next[hit - 1]) {
+      const Stored& build_item = r_[hit - 1];
+      if (format_.same_key(build_item, probe_item)) emit(build_item, probe_item);
     }
   }
 
