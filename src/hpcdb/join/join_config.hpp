@@ -8,6 +8,8 @@ namespace hpcdb {
 
 enum class Assignment { round_robin, skew_aware };
 enum class Compression { automatic, off };
+enum class SendOrder { shifted, natural };
+enum class Splitters { equal, sampled };
 
 struct RadixJoinConfig {
   unsigned network_bits = 0;  // radix bits of the network pass; 0 = chosen from cache size and ranks
@@ -21,7 +23,20 @@ struct RadixJoinConfig {
   bool keep_pairs = false;    // materialize <rid_r, rid_s> pairs
 };
 
+struct SortMergeJoinConfig {
+  std::size_t run_length = 16384;  // tuples per sorted run
+  unsigned merge_fan_in = 16;      // runs merged at once
+  SendOrder send_order = SendOrder::shifted;  // worker i starts with range i+1
+  Splitters splitters = Splitters::equal;     // equal key ranges, or sampled splitters
+  Compression compression = Compression::automatic;
+  unsigned threads = 1;
+  bool force_put = false;
+  bool keep_pairs = false;
+};
+
 std::string to_string(Assignment assignment);
+std::string to_string(SendOrder order);
+std::string to_string(Splitters splitters);
 std::string to_string(Compression compression);
 
 }  // namespace hpcdb

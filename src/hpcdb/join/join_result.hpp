@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "hpcdb/core/phase_clock.hpp"
 #include "hpcdb/kernels/tuple.hpp"
+#include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
@@ -27,6 +29,16 @@ struct EffectiveRadixSettings {
   std::uint64_t probe_splits = 0;     // oversized probe partitions shared by threads
 };
 
+struct EffectiveSortMergeSettings {
+  bool compressed = false;
+  unsigned tuple_bytes = 16;
+  unsigned key_bits = 0;  // bits of (max key - min key)
+  unsigned rid_bits = 0;
+  std::uint64_t runs_sent = 0;
+  unsigned merge_levels = 0;  // deepest over ranks
+  bool simd = false;          // AVX2 sorting and merging
+};
+
 struct JoinResult {
   std::uint64_t inner_tuples = 0;
   std::uint64_t outer_tuples = 0;
@@ -38,8 +50,14 @@ struct JoinResult {
   std::uint64_t bytes_put = 0;        // of which through MPI one-sided puts
   std::uint64_t puts = 0;
   std::vector<PhaseTime> phases;
-  EffectiveRadixSettings radix;
+  EffectiveRadixSettings radix;        // radix join only
+  EffectiveSortMergeSettings sort_merge;  // sort-merge join only
   std::vector<MatchPair> pairs;
 };
+
+// Turns one rank's view of a finished run into the job's: sums the counts,
+// takes max and mean of every phase over ranks, and derives the imbalance.
+// `total` is this rank's time from the collective start. Collective.
+void summarize_over_ranks(const Cluster& cluster, const PhaseClock& clock, double total, JoinResult& result);
 
 }  // namespace hpcdb

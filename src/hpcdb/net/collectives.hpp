@@ -17,6 +17,8 @@ template <>
 inline MPI_Datatype mpi_type<double>() { return MPI_DOUBLE; }
 template <>
 inline MPI_Datatype mpi_type<int>() { return MPI_INT; }
+template <>
+inline MPI_Datatype mpi_type<unsigned>() { return MPI_UNSIGNED; }
 
 template <class T>
 T allreduce(T value, MPI_Op op, MPI_Comm comm) {

@@ -15,6 +15,7 @@
 #include "hpcdb/data/pair_file.hpp"
 #include "hpcdb/data/relation_source.hpp"
 #include "hpcdb/join/radix/radix_join.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 #include "hpcdb/join/reference_join.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
@@ -38,7 +39,9 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
   }
   const int ranks = cluster.size();
   const std::uint64_t input = (inner + outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
-  std::uint64_t per_rank = input + radix_join_memory_per_rank(inner, outer, ranks, cluster.node_count(), options.radix);
+  std::uint64_t per_rank =
+      input + (options.is_radix() ? radix_join_memory_per_rank(inner, outer, ranks, cluster.node_count(), options.radix)
+                                  : sort_merge_join_memory_per_rank(inner, outer, ranks, options.sort_merge));
   if (options.verify) per_rank += 2 * input;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
   const std::uint64_t available = available_memory_bytes();
@@ -79,8 +82,11 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   InputRelations inputs = options.from_files()
                               ? read_relations(cluster, options.input_r, options.input_s)
                               : generate_relations(cluster, options.workload, options.radix.threads);
-  std::unique_ptr<RadixJoin> join;
-  run_collectively(world, [&] { join = std::make_unique<RadixJoin>(cluster, options.radix, inputs.inner, inputs.outer); });
+  std::unique_ptr<DistributedJoin> join;
+  run_collectively(world, [&] {
+    if (options.is_radix()) join = std::make_unique<RadixJoin>(cluster, options.radix, inputs.inner, inputs.outer);
+    else join = std::make_unique<SortMergeJoin>(cluster, options.sort_merge, inputs.inner, inputs.outer);
+  });
   RunContext context;
   context.ranks = cluster.size();
   context.nodes = cluster.node_count();

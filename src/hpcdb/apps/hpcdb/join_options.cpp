@@ -7,7 +7,7 @@ namespace hpcdb {
 
 void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--algorithm", o.algorithm, "Join algorithm")
-      ->check(CLI::IsMember({"radix"}))
+      ->check(CLI::IsMember({"radix", "sort-merge"}))
       ->capture_default_str();
   join.add_option("--inner", o.inner,
                   "Tuples of the inner (build) relation R, over all ranks; suffixes K/M/G are powers of ten, "
@@ -46,6 +46,17 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                 "(default: write co-located ranks' windows directly through shared memory)");
   join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
       ->capture_default_str();
+  join.add_option("--run-length", o.run_length, "sort-merge: tuples per sorted run")->capture_default_str();
+  join.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
+  join.add_option("--send-order", o.send_order,
+                  "sort-merge: 'shifted' (rank i sends to rank i+1 first, then cyclically) or 'natural' (rank 0 first)")
+      ->check(CLI::IsMember({"shifted", "natural"}))
+      ->capture_default_str();
+  join.add_option("--splitters", o.splitters,
+                  "sort-merge: key ranges of equal width ('equal', for dense keys) or from sampled splitters "
+                  "('sampled', balanced for any key distribution)")
+      ->check(CLI::IsMember({"equal", "sampled"}))
+      ->capture_default_str();
   join.add_option("--json", o.json, "Write results as JSON to FILE, or to standard output with '-'");
   join.add_flag("--verify", o.verify,
                 "Check count and checksum against an independent reference join (two-sided exchange, sort)");
@@ -80,6 +91,18 @@ void resolve(JoinOptions& o) {
   c.threads = o.threads;
   c.force_put = o.force_put;
   c.keep_pairs = !o.output.empty();
+
+  SortMergeJoinConfig& m = o.sort_merge;
+  m.run_length = parse_count(o.run_length, "--run-length");
+  if (m.run_length < 16 || m.run_length > (1u << 28)) throw UsageError("--run-length must be between 16 and 2^28 tuples");
+  if (o.merge_fan_in < 2 || o.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
+  m.merge_fan_in = o.merge_fan_in;
+  m.send_order = o.send_order == "natural" ? SendOrder::natural : SendOrder::shifted;
+  m.splitters = o.splitters == "sampled" ? Splitters::sampled : Splitters::equal;
+  m.compression = c.compression;
+  m.threads = c.threads;
+  m.force_put = c.force_put;
+  m.keep_pairs = c.keep_pairs;
 }
 
 }  // namespace hpcdb

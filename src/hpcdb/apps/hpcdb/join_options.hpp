@@ -31,10 +31,16 @@ struct JoinOptions {
   unsigned repeat = 1;
   std::string json;
   bool verify = false;
+  std::string run_length = "16384";
+  unsigned merge_fan_in = 16;
+  std::string send_order = "shifted";
+  std::string splitters = "equal";
 
   // Interpreted values, filled by resolve().
   WorkloadSpec workload;
   RadixJoinConfig radix;
+  SortMergeJoinConfig sort_merge;
+  bool is_radix() const { return algorithm == "radix"; }
   bool from_files() const { return !input_r.empty(); }
 };
 

@@ -29,6 +29,37 @@ std::string grouped(std::uint64_t value) {
   return out;
 }
 
+nlohmann::json config_json(const JoinOptions& options, const RunContext& context, const JoinResult& r) {
+  if (options.is_radix()) {
+    return {{"network_bits", r.radix.network_bits},
+            {"local_bits", r.radix.local_bits},
+            {"compression", options.compression},
+            {"compressed", r.radix.compressed},
+            {"tuple_bytes", r.radix.tuple_bytes},
+            {"key_bits", r.radix.key_bits},
+            {"rid_bits", r.radix.rid_bits},
+            {"buffer_size", options.radix.buffer_bytes},
+            {"buffers_per_partition", options.radix.buffers_per_partition},
+            {"assignment", options.assignment},
+            {"write_path", write_path(options, context)},
+            {"build_splits", r.radix.build_splits},
+            {"probe_splits", r.radix.probe_splits}};
+  }
+  return {{"run_length", options.sort_merge.run_length},
+          {"merge_fan_in", options.sort_merge.merge_fan_in},
+          {"send_order", options.send_order},
+          {"splitters", options.splitters},
+          {"compression", options.compression},
+          {"compressed", r.sort_merge.compressed},
+          {"tuple_bytes", r.sort_merge.tuple_bytes},
+          {"key_bits", r.sort_merge.key_bits},
+          {"rid_bits", r.sort_merge.rid_bits},
+          {"simd", r.sort_merge.simd},
+          {"runs_sent", r.sort_merge.runs_sent},
+          {"merge_levels", r.sort_merge.merge_levels},
+          {"write_path", write_path(options, context)}};
+}
+
 }  // namespace
 
 bool matches_expected(const RunContext& context, const JoinResult& result) {
@@ -68,27 +99,15 @@ nlohmann::json run_to_json(const JoinOptions& options, const RunContext& context
       {"imbalance", r.imbalance},
       {"phases", phases},
       {"workload", workload},
-      {"config",
-       {{"network_bits", r.radix.network_bits},
-        {"local_bits", r.radix.local_bits},
-        {"compression", options.compression},
-        {"compressed", r.radix.compressed},
-        {"tuple_bytes", r.radix.tuple_bytes},
-        {"key_bits", r.radix.key_bits},
-        {"rid_bits", r.radix.rid_bits},
-        {"buffer_size", options.radix.buffer_bytes},
-        {"buffers_per_partition", options.radix.buffers_per_partition},
-        {"assignment", options.assignment},
-        {"write_path", write_path(options, context)},
-        {"build_splits", r.radix.build_splits},
-        {"probe_splits", r.radix.probe_splits}}},
+      {"config", config_json(options, context, r)},
   };
   if (context.expected) j["expected"] = {{"matches", context.expected->matches}, {"checksum", context.expected->checksum}};
   return j;
 }
 
 void print_header(std::ostream& out, const JoinOptions& options, const RunContext& context, const JoinResult& first) {
-  fmt::print(out, "hpcdb join: radix hash join, {} rank{} on {} node{}, {} thread{} per rank\n", context.ranks,
+  fmt::print(out, "hpcdb join: {} join, {} rank{} on {} node{}, {} thread{} per rank\n",
+             options.is_radix() ? "radix hash" : "sort-merge", context.ranks,
              context.ranks == 1 ? "" : "s", context.nodes, context.nodes == 1 ? "" : "s", options.radix.threads,
              options.radix.threads == 1 ? "" : "s");
   if (options.from_files()) {
@@ -99,9 +118,16 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                grouped(first.inner_tuples), grouped(first.outer_tuples), options.workload.zipf_theta,
                options.workload.selectivity, options.workload.seed);
   }
-  fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment\n",
-             first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
-             first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
+  if (options.is_radix()) {
+    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment\n",
+               first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
+               first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
+  } else {
+    fmt::print(out, "  plan  : runs of {} tuples, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
+               options.sort_merge.run_length, options.sort_merge.merge_fan_in, options.send_order, options.splitters,
+               first.sort_merge.tuple_bytes, first.sort_merge.compressed ? " (compressed)" : "",
+               first.sort_merge.simd ? "AVX2" : "scalar", write_path(options, context));
+  }
   fmt::print(out, "  setup : {:.3f} s (data, pre-faulted windows and buffers; not part of the join time)\n",
              context.setup_seconds);
 }

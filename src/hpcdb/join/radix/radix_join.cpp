@@ -154,21 +154,9 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
   clock.stop();
   const double total = MPI_Wtime() - start;
 
-  result.seconds = allreduce(total, MPI_MAX, world);
-  result.matches = allreduce(result.matches, MPI_SUM, world);
-  result.checksum = allreduce(result.checksum, MPI_SUM, world);
-  result.bytes_sent = allreduce(result.bytes_sent, MPI_SUM, world);
-  result.bytes_put = allreduce(result.bytes_put, MPI_SUM, world);
-  result.puts = allreduce(result.puts, MPI_SUM, world);
+  summarize_over_ranks(cluster_, clock, total, result);
   result.radix.build_splits = allreduce(result.radix.build_splits, MPI_SUM, world);
   result.radix.probe_splits = allreduce(result.radix.probe_splits, MPI_SUM, world);
-  double mean_sum = 0;
-  for (const auto& [name, seconds] : clock.phases()) {
-    const Spread spread = spread_over_ranks(seconds, world);
-    result.phases.push_back({name, spread.max, spread.mean});
-    mean_sum += spread.mean;
-  }
-  result.imbalance = std::max(0.0, result.seconds - mean_sum);
   result.radix.network_bits = bits_.network;
   result.radix.local_bits = bits_.local;
   result.radix.key_bits = histograms.bits.key_bits;

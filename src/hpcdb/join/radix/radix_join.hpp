@@ -15,6 +15,7 @@
 #include "hpcdb/core/cpu_info.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/data/relation.hpp"
+#include "hpcdb/join/distributed_join.hpp"
 #include "hpcdb/join/join_config.hpp"
 #include "hpcdb/join/join_result.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
@@ -23,13 +24,13 @@
 
 namespace hpcdb {
 
-class RadixJoin {
+class RadixJoin : public DistributedJoin {
  public:
   // Collective. Sizes everything for these two relations.
   RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, const Relation& inner, const Relation& outer);
 
   // Collective. Joins inner (build side) with outer (probe side).
-  JoinResult run(const Relation& inner, const Relation& outer);
+  JoinResult run(const Relation& inner, const Relation& outer) override;
 
   RadixBits bits() const { return bits_; }
 

@@ -1,0 +1,60 @@
+#include "hpcdb/join/sortmerge/key_ranges.hpp"
+
+#include <algorithm>
+
+namespace hpcdb {
+
+KeyRanges KeyRanges::equal_width(std::uint64_t min_key, std::uint64_t max_key, unsigned ranges) {
+  KeyRanges k;
+  k.count_ = ranges;
+  k.min_key_ = min_key;
+  if (max_key < min_key) return k;  // no keys at all
+  const Wide span = static_cast<Wide>(max_key - min_key) + 1;
+  if (span <= ranges) {
+    k.direct_ = true;
+  } else {
+    k.multiplier_ = static_cast<std::uint64_t>((static_cast<Wide>(ranges) << 64) / span);
+  }
+  return k;
+}
+
+KeyRanges KeyRanges::between_splitters(std::vector<std::uint64_t> splitters) {
+  KeyRanges k;
+  k.count_ = static_cast<unsigned>(splitters.size() + 1);
+  k.splitters_ = std::move(splitters);
+  return k;
+}
+
+unsigned KeyRanges::by_splitters(std::uint64_t key) const {
+  return static_cast<unsigned>(std::lower_bound(splitters_.begin(), splitters_.end(), key) - splitters_.begin());
+}
+
+std::vector<std::uint64_t> sample_splitters(const Cluster& cluster, const Relation& inner, const Relation& outer,
+                                            unsigned ranges) {
+  constexpr std::size_t kSamplesPerRange = 256;
+  const std::size_t wanted = kSamplesPerRange * ranges;
+  std::vector<std::uint64_t> mine;
+  for (const Relation* relation : {&inner, &outer}) {
+    const std::size_t n = relation->tuples.size();
+    // Proportional to the fragment's size, evenly strided (fragments are in random key order).
+    const std::size_t take = std::min(n, wanted);
+    for (std::size_t i = 0; i < take; ++i) mine.push_back(relation->tuples[i * n / take].key);
+  }
+  const int ranks = cluster.size();
+  std::vector<int> counts(static_cast<std::size_t>(ranks));
+  const int my_count = static_cast<int>(mine.size());
+  MPI_Allgather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, cluster.world());
+  std::vector<int> offsets(counts.size(), 0);
+  for (std::size_t i = 1; i < counts.size(); ++i) offsets[i] = offsets[i - 1] + counts[i - 1];
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), my_count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(), MPI_UINT64_T,
+                 cluster.world());
+  std::sort(all.begin(), all.end());
+  std::vector<std::uint64_t> splitters;
+  for (unsigned i = 1; i < ranges; ++i) {
+    splitters.push_back(all.empty() ? 0 : all[std::min(all.size() - 1, all.size() * i / ranges)]);
+  }
+  return splitters;
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,44 @@
+#pragma once
+// How the sort-merge join splits the key space into one range per rank, in
+// key order: equal-width ranges between the smallest and largest key (dense
+// keys), or ranges between splitters sampled from the data (any key
+// distribution). Equal keys always fall into the same range.
+#include <cstdint>
+#include <vector>
+
+#include "hpcdb/data/relation.hpp"
+#include "hpcdb/net/cluster.hpp"
+
+namespace hpcdb {
+
+class KeyRanges {
+ public:
+  static KeyRanges equal_width(std::uint64_t min_key, std::uint64_t max_key, unsigned ranges);
+  // Range i holds the keys k with splitters[i-1] < k <= splitters[i].
+  static KeyRanges between_splitters(std::vector<std::uint64_t> splitters);
+
+  unsigned count() const { return count_; }
+  unsigned range_of(std::uint64_t key) const {
+    if (!splitters_.empty() || count_ == 1) return by_splitters(key);
+    const std::uint64_t offset = key - min_key_;
+    if (direct_) return static_cast<unsigned>(offset);
+    return static_cast<unsigned>((static_cast<Wide>(offset) * multiplier_) >> 64);
+  }
+
+ private:
+  __extension__ typedef unsigned __int128 Wide;
+  unsigned by_splitters(std::uint64_t key) const;
+
+  unsigned count_ = 1;
+  std::uint64_t min_key_ = 0;
+  std::uint64_t multiplier_ = 0;  // floor(2^64 * ranges / span)
+  bool direct_ = false;           // span <= ranges: one key per range
+  std::vector<std::uint64_t> splitters_;
+};
+
+// Collective. Samples keys of both relations on every rank and returns
+// ranges - 1 splitters that cut the sample into equal parts.
+std::vector<std::uint64_t> sample_splitters(const Cluster& cluster, const Relation& inner, const Relation& outer,
+                                            unsigned ranges);
+
+}  // namespace hpcdb

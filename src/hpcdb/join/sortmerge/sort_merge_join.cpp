@@ -1,0 +1,363 @@
+#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "hpcdb/core/bits.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/phase_clock.hpp"
+#include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/kernels/match_collector.hpp"
+#include "hpcdb/kernels/merge_join_scan.hpp"
+#include "hpcdb/kernels/multiway_merge.hpp"
+#include "hpcdb/kernels/write_combiner.hpp"
+#include "hpcdb/join/sortmerge/key_ranges.hpp"
+#include "hpcdb/join/sortmerge/sort_formats.hpp"
+#include "hpcdb/net/collectives.hpp"
+#include "hpcdb/net/one_sided_writer.hpp"
+#include "hpcdb/net/rma_window.hpp"
+
+namespace hpcdb {
+
+namespace {
+
+constexpr double kWindowSlack = 1.5;  // receive capacity over the mean share, for skewed ranges
+
+std::size_t window_capacity(std::uint64_t inner, std::uint64_t outer, int ranks, unsigned tuple_bytes) {
+  const double share = static_cast<double>(inner + outer) / ranks;
+  return static_cast<std::size_t>(std::min(share * kWindowSlack, static_cast<double>(inner + outer))) * tuple_bytes +
+         2 * 4096;
+}
+
+std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, const SortMergeJoinConfig& config, unsigned tuple_bytes) {
+  // Every (thread, relation, range) may leave one partly filled run.
+  return (local_tuples + 2ull * config.threads * static_cast<std::uint64_t>(ranks) * config.run_length) * tuple_bytes;
+}
+
+}  // namespace
+
+struct SortMergeJoin::KeyBounds {
+  std::uint64_t min_key = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t max_key = 0;
+  std::uint64_t key_or = 0;
+  std::uint64_t rid_or = 0;
+
+  unsigned key_offset_bits() const { return max_key < min_key ? 0 : bit_width_of(max_key - min_key); }
+  unsigned rid_bits() const { return bit_width_of(rid_or); }
+  bool compressible(Compression compression) const {
+    return compression == Compression::automatic && rid_bits() < 64 && key_offset_bits() + rid_bits() <= 64;
+  }
+};
+
+namespace {
+
+template <class Bounds>
+Bounds key_bounds(const Relation& inner, const Relation& outer, unsigned threads, MPI_Comm comm) {
+  std::vector<Bounds> per_thread(threads);
+  run_on_threads(threads, [&](unsigned t) {
+    Bounds b;
+    for (const Relation* relation : {&inner, &outer}) {
+      const std::size_t n = relation->tuples.size();
+      const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
+      for (std::size_t i = first; i < last; ++i) {
+        const Tuple& tuple = relation->tuples[i];
+        b.min_key = std::min(b.min_key, tuple.key);
+        b.max_key = std::max(b.max_key, tuple.key);
+        b.key_or |= tuple.key;
+        b.rid_or |= tuple.rid;
+      }
+    }
+    per_thread[t] = b;
+  });
+  Bounds all;
+  for (const Bounds& b : per_thread) {
+    all.min_key = std::min(all.min_key, b.min_key);
+    all.max_key = std::max(all.max_key, b.max_key);
+    all.key_or |= b.key_or;
+    all.rid_or |= b.rid_or;
+  }
+  all.min_key = allreduce(all.min_key, MPI_MIN, comm);
+  all.max_key = allreduce(all.max_key, MPI_MAX, comm);
+  std::uint64_t ors[2] = {all.key_or, all.rid_or};
+  MPI_Allreduce(MPI_IN_PLACE, ors, 2, MPI_UINT64_T, MPI_BOR, comm);
+  all.key_or = ors[0];
+  all.rid_or = ors[1];
+  return all;
+}
+
+// One thread's runs of one relation, cut by destination range.
+struct RunChains {
+  std::vector<std::vector<std::uint32_t>> blocks;  // per range: staging block indices, in order
+  std::vector<std::uint32_t> fill;                 // per range: tuples in the last block
+  std::uint64_t count(std::size_t range, std::size_t run_length) const {
+    const auto& b = blocks[range];
+    return b.empty() ? 0 : (b.size() - 1) * run_length + fill[range];
+  }
+};
+
+}  // namespace
+
+std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                                              const SortMergeJoinConfig& config) {
+  const std::uint64_t local = (inner_tuples + outer_tuples) / static_cast<std::uint64_t>(ranks);
+  return 2 * window_capacity(inner_tuples, outer_tuples, ranks, 16) + staging_bytes(local, ranks, config, 16);
+}
+
+SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& config, const Relation& inner,
+                             const Relation& outer)
+    : cluster_(cluster), config_(config) {
+  if (config.threads == 0) throw UsageError("--threads must be at least 1");
+  if (config.run_length < 16 || config.run_length > (1u << 28)) {
+    throw UsageError("--run-length must be between 16 and 2^28 tuples");
+  }
+  if (config.merge_fan_in < 2 || config.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
+  const KeyBounds bounds = key_bounds<KeyBounds>(inner, outer, config.threads, cluster.world());
+  const unsigned tuple_bytes = bounds.compressible(config.compression) ? 8 : 16;
+  needs_puts_ = config.force_put || cluster.node_count() > 1;
+  const std::size_t window = window_capacity(inner.global_size, outer.global_size, cluster.size(), tuple_bytes);
+  arena_ = NodeSharedArena(cluster, window);
+  merge_buffer_ = MemoryRegion(window, Prefault::yes);
+  staging_ = MemoryRegion(staging_bytes(inner.tuples.size() + outer.tuples.size(), cluster.size(), config, tuple_bytes),
+                          Prefault::yes);
+}
+
+JoinResult SortMergeJoin::run(const Relation& inner, const Relation& outer) {
+  JoinResult result;
+  result.inner_tuples = inner.global_size;
+  result.outer_tuples = outer.global_size;
+  PhaseClock clock;
+  MPI_Barrier(cluster_.world());
+  const double start = MPI_Wtime();
+  clock.start("partition");
+  const KeyBounds bounds = key_bounds<KeyBounds>(inner, outer, config_.threads, cluster_.world());
+  if (bounds.compressible(config_.compression)) {
+    run_with(OffsetCompressedFormat{bounds.max_key < bounds.min_key ? 0 : bounds.min_key, bounds.rid_bits()}, inner,
+             outer, bounds, result, clock);
+  } else {
+    run_with(WideTupleFormat{}, inner, outer, bounds, result, clock);
+  }
+  clock.stop();
+  summarize_over_ranks(cluster_, clock, MPI_Wtime() - start, result);
+  result.sort_merge.runs_sent = allreduce(result.sort_merge.runs_sent, MPI_SUM, cluster_.world());
+  result.sort_merge.merge_levels = allreduce(result.sort_merge.merge_levels, MPI_MAX, cluster_.world());
+  result.sort_merge.key_bits = bounds.key_offset_bits();
+  result.sort_merge.rid_bits = bounds.rid_bits();
+  return result;
+}
+
+template <class Format>
+void SortMergeJoin::run_with(Format format, const Relation& inner, const Relation& outer, const KeyBounds& bounds,
+                             JoinResult& result, PhaseClock& clock) {
+  using Stored = typename Format::Stored;
+  const MPI_Comm world = cluster_.world();
+  const int me = cluster_.rank();
+  const auto ranks = static_cast<std::size_t>(cluster_.size());
+  const unsigned threads = config_.threads;
+  const std::size_t run_length = config_.run_length;
+  result.sort_merge.compressed = sizeof(Stored) == 8;
+  result.sort_merge.tuple_bytes = sizeof(Stored);
+  result.sort_merge.simd = sizeof(Stored) == 8 && default_sort_path() == SortPath::avx2;
+
+  // --- partition: one range per rank, cut into runs
+  const KeyRanges ranges = config_.splitters == Splitters::sampled
+                               ? KeyRanges::between_splitters(sample_splitters(cluster_, inner, outer, static_cast<unsigned>(ranks)))
+                               : KeyRanges::equal_width(bounds.min_key, bounds.max_key, static_cast<unsigned>(ranks));
+  const std::size_t staging_items = staging_.bytes() / sizeof(Stored);
+  auto* staging = static_cast<Stored*>(staging_.data());
+  // chains[t][relation]
+  std::vector<std::array<RunChains, 2>> chains(threads);
+  std::vector<std::size_t> first_block(threads + 1, 0);
+  {
+    // Thread t owns staging blocks [first_block[t], first_block[t + 1]).
+    const std::size_t total_blocks = staging_items / run_length;
+    for (unsigned t = 0; t <= threads; ++t) first_block[t] = split_point(total_blocks, threads, t);
+  }
+  run_on_threads(threads, [&](unsigned t) {
+    std::size_t next_block = first_block[t];
+    for (int relation = 0; relation < 2; ++relation) {
+      const Relation& rel = relation == 0 ? inner : outer;
+      RunChains& chain = chains[t][static_cast<std::size_t>(relation)];
+      chain.blocks.assign(ranks, {});
+      chain.fill.assign(ranks, static_cast<std::uint32_t>(run_length));  // "full": take a new block first
+      const std::size_t n = rel.tuples.size();
+      const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
+      std::vector<Stored*> cursor(ranks, nullptr);
+      for (std::size_t i = first; i < last; ++i) {
+        const Tuple& tuple = rel.tuples[i];
+        const unsigned q = ranges.range_of(tuple.key);
+        if (chain.fill[q] == run_length) {
+          if (next_block >= first_block[t + 1]) throw Error("sort-merge join: run staging memory exhausted");
+          chain.blocks[q].push_back(static_cast<std::uint32_t>(next_block));
+          cursor[q] = staging + next_block * run_length;
+          chain.fill[q] = 0;
+          ++next_block;
+        }
+        cursor[q][chain.fill[q]++] = format.encode(tuple);
+      }
+    }
+  });
+
+  // --- window allocation: sizes, offsets, per-sender counts
+  clock.start("window_allocation");
+  // counts[q][relation * threads + t]: tuples of (relation, thread t) for rank q
+  std::vector<std::uint64_t> counts(ranks * 2 * threads);
+  std::vector<std::uint64_t> per_destination(ranks * 2, 0);  // [q][relation]
+  for (std::size_t q = 0; q < ranks; ++q) {
+    for (int relation = 0; relation < 2; ++relation) {
+      for (unsigned t = 0; t < threads; ++t) {
+        const std::uint64_t c = chains[t][static_cast<std::size_t>(relation)].count(q, run_length);
+        counts[(q * 2 + static_cast<std::size_t>(relation)) * threads + t] = c;
+        per_destination[q * 2 + static_cast<std::size_t>(relation)] += c;
+      }
+    }
+  }
+  std::uint64_t window_tuples[2] = {0, 0};
+  MPI_Reduce_scatter_block(per_destination.data(), window_tuples, 2, MPI_UINT64_T, MPI_SUM, world);
+  const std::vector<std::uint64_t> my_offsets = exclusive_scan_sum(per_destination, world);  // [q][relation]
+  std::vector<std::uint64_t> incoming(ranks * 2 * threads);  // [sender][relation][t]
+  MPI_Alltoall(counts.data(), static_cast<int>(2 * threads), MPI_UINT64_T, incoming.data(), static_cast<int>(2 * threads),
+               MPI_UINT64_T, world);
+  // Every rank needs the outer-region offset of each target: from the targets' inner sizes.
+  const std::vector<std::uint64_t> inner_sizes = allgather(window_tuples[0], world);
+  auto outer_region = [&](std::size_t q) { return (inner_sizes[q] * sizeof(Stored) + 63) / 64 * 64; };
+  const std::uint64_t my_window = outer_region(static_cast<std::size_t>(me)) + window_tuples[1] * sizeof(Stored);
+  const int grow = allreduce(my_window > arena_.capacity(cluster_.node_rank()) ? 1 : 0, MPI_MAX, world);
+  if (grow) {
+    arena_ = NodeSharedArena(cluster_, static_cast<std::size_t>(static_cast<double>(my_window) * 1.25) + 4096);
+    merge_buffer_ = MemoryRegion(arena_.capacity(cluster_.node_rank()), Prefault::yes);
+  }
+  std::unique_ptr<RmaWindow> window;
+  if (needs_puts_) window = std::make_unique<RmaWindow>(arena_.segment(cluster_.node_rank()), my_window, world);
+  std::unique_ptr<OneSidedWriter> writer;
+  if (window) writer = std::make_unique<OneSidedWriter>(window->handle());
+
+  // --- sort runs and ship each as soon as it is sorted
+  clock.start("sort");
+  struct RunTask {
+    unsigned thread;
+    int relation;
+    std::size_t target;
+    std::size_t index;  // run number within (thread, relation, target)
+  };
+  std::vector<RunTask> tasks;
+  for (std::size_t k = 0; k < ranks; ++k) {
+    const std::size_t q = config_.send_order == SendOrder::shifted ? (static_cast<std::size_t>(me) + 1 + k) % ranks : k;
+    for (int relation = 0; relation < 2; ++relation) {
+      for (unsigned t = 0; t < threads; ++t) {
+        const std::size_t runs = chains[t][static_cast<std::size_t>(relation)].blocks[q].size();
+        for (std::size_t b = 0; b < runs; ++b) tasks.push_back({t, relation, q, b});
+      }
+    }
+  }
+  TaskCounter task_counter(tasks.size());
+  std::vector<std::vector<MPI_Request>> requests(threads);
+  run_on_threads(threads, [&](unsigned worker) {
+    std::vector<Stored> scratch(run_length);
+    std::size_t task_index = 0;
+    while (task_counter.next(task_index)) {
+      const RunTask& task = tasks[task_index];
+      const RunChains& chain = chains[task.thread][static_cast<std::size_t>(task.relation)];
+      const std::vector<std::uint32_t>& blocks = chain.blocks[task.target];
+      const std::size_t n = task.index + 1 == blocks.size() ? chain.fill[task.target] : run_length;
+      Stored* run = staging + static_cast<std::size_t>(blocks[task.index]) * run_length;
+      // Slot of this run in the target's region: after lower ranks' data, then lower threads' runs.
+      std::uint64_t slot = my_offsets[task.target * 2 + static_cast<std::size_t>(task.relation)] + task.index * run_length;
+      for (unsigned u = 0; u < task.thread; ++u) slot += counts[(task.target * 2 + static_cast<std::size_t>(task.relation)) * threads + u];
+      const std::uint64_t region = task.relation == 0 ? 0 : outer_region(task.target);
+      const int node_rank = cluster_.node_rank_of(static_cast<int>(task.target));
+      if (node_rank >= 0 && !config_.force_put) {
+        Stored* destination = reinterpret_cast<Stored*>(arena_.segment(node_rank) + region) + slot;
+        Format::sort(run, n, destination, scratch.data());
+      } else {
+        Format::sort(run, n, run, scratch.data());
+        requests[worker].push_back(writer->put(run, n * sizeof(Stored), static_cast<int>(task.target), region + slot * sizeof(Stored)));
+      }
+    }
+    for (MPI_Request& request : requests[worker]) writer->wait(request);
+  });
+  result.sort_merge.runs_sent = tasks.size();
+  for (std::size_t q = 0; q < ranks; ++q) {
+    if (static_cast<int>(q) == me) continue;
+    result.bytes_sent += (per_destination[q * 2] + per_destination[q * 2 + 1]) * sizeof(Stored);
+  }
+  if (writer) {
+    result.puts = writer->puts();
+    result.bytes_put = writer->bytes();
+  }
+
+  clock.start("sort_wait");
+  if (window) window->close_epoch();
+  MPI_Barrier(world);
+  window.reset();
+
+  // --- merge the received runs of each relation
+  clock.start("merge");
+  std::byte* segment = arena_.segment(cluster_.node_rank());
+  Stored* merged[2] = {nullptr, nullptr};
+  unsigned deepest = 0;
+  for (int relation = 0; relation < 2; ++relation) {
+    Stored* region = reinterpret_cast<Stored*>(segment + (relation == 0 ? 0 : outer_region(static_cast<std::size_t>(me))));
+    Stored* spare = reinterpret_cast<Stored*>(static_cast<std::byte*>(merge_buffer_.data()) +
+                                              (relation == 0 ? 0 : outer_region(static_cast<std::size_t>(me))));
+    std::vector<SortedRun<Stored>> runs;
+    std::uint64_t offset = 0;
+    for (std::size_t sender = 0; sender < ranks; ++sender) {
+      for (unsigned t = 0; t < threads; ++t) {
+        const std::uint64_t c = incoming[(sender * 2 + static_cast<std::size_t>(relation)) * threads + t];
+        for (std::uint64_t b = 0; b < c; b += run_length) runs.push_back({region + offset + b, std::min<std::uint64_t>(run_length, c - b)});
+        offset += c;
+      }
+    }
+    unsigned levels = 0;
+    Stored* source = region;
+    Stored* target = spare;
+    while (runs.size() > 1) {
+      ++levels;
+      const std::size_t fan_in = config_.merge_fan_in;
+      const std::size_t groups = (runs.size() + fan_in - 1) / fan_in;
+      std::vector<SortedRun<Stored>> next(groups);
+      TaskCounter group_counter(groups);
+      run_on_threads(threads, [&](unsigned) {
+        std::size_t g = 0;
+        while (group_counter.next(g)) {
+          const std::size_t begin = g * fan_in, end = std::min(runs.size(), begin + fan_in);
+          std::vector<SortedRun<Stored>> group(runs.begin() + static_cast<std::ptrdiff_t>(begin),
+                                               runs.begin() + static_cast<std::ptrdiff_t>(end));
+          // A group's output takes the same slots in the other buffer.
+          Stored* out = target + (group.front().data - source);
+          std::size_t total = 0;
+          for (const auto& run : group) total += run.size;
+          if (group.size() == 1) {
+            std::memcpy(out, group[0].data, total * sizeof(Stored));
+          } else if (group.size() == 2) {
+            Format::merge(group[0].data, group[0].size, group[1].data, group[1].size, out);
+          } else {
+            multiway_merge(group, out, Format::less);
+          }
+          next[g] = {out, total};
+        }
+      });
+      runs = std::move(next);
+      std::swap(source, target);
+    }
+    deepest = std::max(deepest, levels);
+    merged[relation] = source;
+  }
+  result.sort_merge.merge_levels = deepest;
+
+  // --- match
+  clock.start("match");
+  MatchCollector matches;
+  matches.keep_pairs = config_.keep_pairs;
+  merge_join_scan(
+      merged[0], window_tuples[0], merged[1], window_tuples[1], [&](const Stored& v) { return format.key(v); },
+      [&](const Stored& v) { return format.rid(v); }, matches);
+  result.matches = matches.count;
+  result.checksum = matches.checksum;
+  result.pairs = std::move(matches.pairs);
+}
+
+}  // namespace hpcdb

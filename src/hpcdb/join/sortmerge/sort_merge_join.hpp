@@ -1,0 +1,49 @@
+#pragma once
+// The distributed sort-merge join (one operator instance per rank).
+//
+// Set-up (not timed): allocates and pre-faults the node-shared receive arena,
+// run staging memory and merge buffers. run() (timed, repeatable):
+//   partition          key bounds (MPI_Allreduce), one key range per rank (equal
+//                      or sampled splitters), one pass cutting each range into
+//                      runs of run_length tuples, compressed when they fit
+//   window_allocation  window sizes (MPI_Reduce_scatter_block), exclusive offsets
+//                      (MPI_Scan), per-sender run counts (MPI_Alltoall)
+//   sort               every run is sorted and at once written to its owner
+//                      (shared memory, or MPI_Rput), while the next is sorted;
+//                      rank i starts with the range of rank i+1 (shifted order)
+//   sort_wait          all puts complete, barrier
+//   merge              multi-way merge of the received runs (fan-in F)
+//   match              one scan over both sorted relations
+#include <memory>
+
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/join/distributed_join.hpp"
+#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/node_shared_arena.hpp"
+
+namespace hpcdb {
+
+class SortMergeJoin : public DistributedJoin {
+ public:
+  SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& config, const Relation& inner, const Relation& outer);
+  JoinResult run(const Relation& inner, const Relation& outer) override;
+
+ private:
+  struct KeyBounds;
+  template <class Format>
+  void run_with(Format format, const Relation& inner, const Relation& outer, const KeyBounds& bounds,
+                JoinResult& result, class PhaseClock& clock);
+
+  const Cluster& cluster_;
+  SortMergeJoinConfig config_;
+  bool needs_puts_ = false;
+  NodeSharedArena arena_;
+  MemoryRegion staging_;  // runs before they are sorted and sent
+  MemoryRegion merge_buffer_;
+};
+
+std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                                              const SortMergeJoinConfig& config);
+
+}  // namespace hpcdb
