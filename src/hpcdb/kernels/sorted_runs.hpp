@@ -15,6 +15,13 @@ namespace hpcdb {
 
 enum class SortPath { scalar, avx2 };
 
+// A sorted run somewhere in memory.
+template <class T>
+struct SortedRun {
+  const T* data = nullptr;
+  std::size_t size = 0;
+};
+
 // AVX2 when this CPU has it, scalar otherwise.
 SortPath default_sort_path();
 

@@ -12,7 +12,7 @@
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/kernels/match_collector.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
-#include "hpcdb/kernels/multiway_merge.hpp"
+#include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/write_combiner.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 #include "hpcdb/join/sortmerge/sort_formats.hpp"
@@ -97,6 +97,54 @@ struct RunChains {
     return b.empty() ? 0 : (b.size() - 1) * run_length + fill[range];
   }
 };
+
+// One level of the multi-way merge: every group of `fan_in` adjacent runs
+// becomes one run, as a tree of two-way SIMD merges evaluated one tree level
+// per round. Every round moves all data from one buffer to the other (a run
+// takes the same slots in both), so `from` ends up holding the result.
+template <class Format, class Stored>
+std::vector<SortedRun<Stored>> merge_level(std::vector<SortedRun<Stored>> runs, std::size_t fan_in, Stored*& from,
+                                           Stored*& to, unsigned threads) {
+  const std::size_t groups = (runs.size() + fan_in - 1) / fan_in;
+  // groups_of[g] = the group's current runs
+  std::vector<std::vector<SortedRun<Stored>>> group_runs(groups);
+  for (std::size_t i = 0; i < runs.size(); ++i) group_runs[i / fan_in].push_back(runs[i]);
+  std::size_t widest = 0;
+  for (const auto& g : group_runs) widest = std::max(widest, g.size());
+  for (std::size_t width = 1; width < widest; width *= 2) {
+    struct Pair {
+      std::size_t group, first;
+    };
+    std::vector<Pair> pairs;
+    for (std::size_t g = 0; g < groups; ++g) {
+      for (std::size_t i = 0; i < group_runs[g].size(); i += 2) pairs.push_back({g, i});
+    }
+    std::vector<std::vector<SortedRun<Stored>>> next(groups);
+    for (std::size_t g = 0; g < groups; ++g) next[g].resize((group_runs[g].size() + 1) / 2);
+    TaskCounter tasks(pairs.size());
+    run_on_threads(threads, [&](unsigned) {
+      std::size_t t = 0;
+      while (tasks.next(t)) {
+        const auto [g, i] = pairs[t];
+        const SortedRun<Stored>& a = group_runs[g][i];
+        Stored* out = to + (a.data - from);
+        if (i + 1 < group_runs[g].size()) {
+          const SortedRun<Stored>& b = group_runs[g][i + 1];
+          Format::merge(a.data, a.size, b.data, b.size, out);
+          next[g][i / 2] = {out, a.size + b.size};
+        } else {
+          std::memcpy(out, a.data, a.size * sizeof(Stored));
+          next[g][i / 2] = {out, a.size};
+        }
+      }
+    });
+    group_runs = std::move(next);
+    std::swap(from, to);
+  }
+  std::vector<SortedRun<Stored>> merged;
+  for (auto& g : group_runs) merged.push_back(g.front());
+  return merged;
+}
 
 }  // namespace
 
@@ -316,32 +364,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
     Stored* target = spare;
     while (runs.size() > 1) {
       ++levels;
-      const std::size_t fan_in = config_.merge_fan_in;
-      const std::size_t groups = (runs.size() + fan_in - 1) / fan_in;
-      std::vector<SortedRun<Stored>> next(groups);
-      TaskCounter group_counter(groups);
-      run_on_threads(threads, [&](unsigned) {
-        std::size_t g = 0;
-        while (group_counter.next(g)) {
-          const std::size_t begin = g * fan_in, end = std::min(runs.size(), begin + fan_in);
-          std::vector<SortedRun<Stored>> group(runs.begin() + static_cast<std::ptrdiff_t>(begin),
-                                               runs.begin() + static_cast<std::ptrdiff_t>(end));
-          // A group's output takes the same slots in the other buffer.
-          Stored* out = target + (group.front().data - source);
-          std::size_t total = 0;
-          for (const auto& run : group) total += run.size;
-          if (group.size() == 1) {
-            std::memcpy(out, group[0].data, total * sizeof(Stored));
-          } else if (group.size() == 2) {
-            Format::merge(group[0].data, group[0].size, group[1].data, group[1].size, out);
-          } else {
-            multiway_merge(group, out, Format::less);
-          }
-          next[g] = {out, total};
-        }
-      });
-      runs = std::move(next);
-      std::swap(source, target);
+      runs = merge_level<Format>(std::move(runs), config_.merge_fan_in, source, target, threads);
     }
     deepest = std::max(deepest, levels);
     merged[relation] = source;
