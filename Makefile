@@ -23,8 +23,9 @@ demo: build
 test: build
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
 
+ALGORITHM ?= radix
 bench-join: build
-	@scripts/bench_join.sh $(BUILD)
+	@ALGORITHM=$(ALGORITHM) scripts/bench_join.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -76,6 +76,23 @@ expect_success generate_files "wrote R" generate --inner 5000 --outer 20000 --zi
 expect_success binary_and_csv_inputs "verification: passed" join --input-r "$work/r.bin" --input-s "$work/s.csv" --verify --output "$work/pairs.csv"
 if [ "$(wc -l < "$work/pairs.csv")" -eq 20001 ]; then passed=$((passed + 1)); echo "ok   output_pairs"; else failed=$((failed + 1)); echo "FAIL output_pairs"; fi
 
+# --- the sort-merge join on the same inputs and paths
+expect_success sort_merge_verified "verification: passed" join --algorithm sort-merge --inner 200K --outer 400K --verify
+expect_success sort_merge_put_sampled "verification: passed" join --algorithm sort-merge --inner 100K --outer 300K --zipf 1.2 --force-put --splitters sampled --send-order natural --run-length 1000 --merge-fan-in 4 --verify
+expect_success sort_merge_threads_uncompressed "verification: passed" join --algorithm sort-merge --inner 100K --outer 100K --threads 2 --compression off --verify
+expect_success sort_merge_files "verification: passed" join --algorithm sort-merge --input-r "$work/r.bin" --input-s "$work/s.csv" --verify --output "$work/sm_pairs.bin"
+if cmp -s <(python3 -c "
+import struct,sys
+d=open('$work/sm_pairs.bin','rb').read(); print(sorted(struct.iter_unpack('<QQ', d)))") <(python3 -c "
+import csv
+rows=list(csv.reader(open('$work/pairs.csv')))[1:]; print(sorted((int(a),int(b)) for a,b in rows))"); then
+  passed=$((passed + 1)); echo "ok   both_algorithms_same_pairs"
+else
+  failed=$((failed + 1)); echo "FAIL both_algorithms_same_pairs"
+fi
+expect_failure bad_run_length "--run-length" join --algorithm sort-merge --inner 1000 --run-length 3
+expect_failure bad_send_order "send-order" join --algorithm sort-merge --inner 1000 --send-order backwards
+
 # --- JSON output is an array of one object per repetition with the promised fields
 timeout 120 "${mpirun[@]}" "$hpcdb" join --inner 100K --outer 100K --repeat 3 --verify --json - > "$work/run.json" 2> "$work/err"
 if python3 - "$work/run.json" <<'PY'
@@ -87,12 +104,25 @@ need = ["algorithm", "ranks", "threads_per_rank", "inner_tuples", "outer_tuples"
 for r in runs:
     for k in need:
         assert k in r, k
+    assert r["algorithm"] == "radix"
     assert r["verified"] is True and r["matches"] == 100000
     assert abs(r["tuples_per_second"] - 200000 / r["seconds"]) < 1e-6 * r["tuples_per_second"]
     for p in ["histogram", "window_allocation", "network_partition", "local_partition", "build_probe"]:
         assert r["phases"][p]["max"] >= r["phases"][p]["mean"] >= 0
 PY
 then passed=$((passed + 1)); echo "ok   json_output"; else failed=$((failed + 1)); echo "FAIL json_output"; cat "$work/err"; fi
+
+timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm sort-merge --inner 100K --outer 100K --verify --json "$work/sm.json" > /dev/null 2> "$work/err"
+if python3 - "$work/sm.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["algorithm"] == "sort-merge" and r["verified"] is True, r
+assert list(r["phases"]) == ["partition", "window_allocation", "sort", "sort_wait", "merge", "match"], list(r["phases"])
+for p in r["phases"].values():
+    assert p["max"] >= p["mean"] >= 0
+assert r["config"]["run_length"] == 16384 and r["config"]["merge_fan_in"] == 16
+PY
+then passed=$((passed + 1)); echo "ok   sort_merge_json"; else failed=$((failed + 1)); echo "FAIL sort_merge_json"; cat "$work/err"; fi
 
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

@@ -55,7 +55,7 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
   }
 }
 
-void write_json(const std::string& target, const nlohmann::json& document) {
+void write_json(const std::string& target, const nlohmann::ordered_json& document) {
   const std::string text = document.dump(2) + "\n";
   if (target == "-") {
     std::cout << text << std::flush;
@@ -112,7 +112,7 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
       for (const JoinResult& r : results) verified = verified && matches_expected(context, r);
     }
     if (!options.json.empty()) {
-      nlohmann::json document = nlohmann::json::array();
+      nlohmann::ordered_json document = nlohmann::ordered_json::array();
       for (std::size_t i = 0; i < results.size(); ++i) {
         document.push_back(run_to_json(options, context, results[i], static_cast<unsigned>(i + 1)));
       }

@@ -29,7 +29,7 @@ std::string grouped(std::uint64_t value) {
   return out;
 }
 
-nlohmann::json config_json(const JoinOptions& options, const RunContext& context, const JoinResult& r) {
+nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext& context, const JoinResult& r) {
   if (options.is_radix()) {
     return {{"network_bits", r.radix.network_bits},
             {"local_bits", r.radix.local_bits},
@@ -66,10 +66,10 @@ bool matches_expected(const RunContext& context, const JoinResult& result) {
   return context.expected && context.expected->matches == result.matches && context.expected->checksum == result.checksum;
 }
 
-nlohmann::json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& r, unsigned repetition) {
-  nlohmann::json phases = nlohmann::json::object();
+nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& r, unsigned repetition) {
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
   for (const PhaseTime& p : r.phases) phases[p.name] = {{"max", p.max}, {"mean", p.mean}};
-  nlohmann::json workload;
+  nlohmann::ordered_json workload;
   if (options.from_files()) {
     workload = {{"source", "files"}, {"input_r", options.input_r}, {"input_s", options.input_s}};
   } else {
@@ -78,7 +78,7 @@ nlohmann::json run_to_json(const JoinOptions& options, const RunContext& context
                 {"selectivity", options.workload.selectivity},
                 {"seed", options.workload.seed}};
   }
-  nlohmann::json j = {
+  nlohmann::ordered_json j = {
       {"algorithm", options.algorithm},
       {"repetition", repetition},
       {"ranks", context.ranks},
@@ -89,7 +89,7 @@ nlohmann::json run_to_json(const JoinOptions& options, const RunContext& context
       {"matches", r.matches},
       {"checksum", r.checksum},
       {"checksum_hex", fmt::format("0x{:016x}", r.checksum)},
-      {"verified", context.expected ? nlohmann::json(matches_expected(context, r)) : nlohmann::json(nullptr)},
+      {"verified", context.expected ? nlohmann::ordered_json(matches_expected(context, r)) : nlohmann::ordered_json(nullptr)},
       {"seconds", r.seconds},
       {"tuples_per_second", tuples_per_second(r)},
       {"setup_seconds", context.setup_seconds},

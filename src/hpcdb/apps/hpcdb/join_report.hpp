@@ -19,7 +19,7 @@ struct RunContext {
   std::optional<JoinDigest> expected;  // present with --verify
 };
 
-nlohmann::json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& result, unsigned repetition);
+nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& result, unsigned repetition);
 
 void print_header(std::ostream& out, const JoinOptions& options, const RunContext& context, const JoinResult& first);
 void print_run(std::ostream& out, const RunContext& context, const JoinResult& result, unsigned repetition, unsigned repeat);
