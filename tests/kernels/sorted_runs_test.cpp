@@ -32,7 +32,7 @@ class SortRunTest : public ::testing::TestWithParam<std::tuple<SortPath, Shape>>
 TEST_P(SortRunTest, SortsEveryLength) {
   const auto [path, shape] = GetParam();
   if (path == SortPath::avx2 && default_sort_path() != SortPath::avx2) GTEST_SKIP() << "no AVX2 on this CPU";
-  const std::size_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 100, 1000, 4097, 16383, 16384, 16385};
+  const std::size_t lengths[] = {0, 1, 2, 3, 4, 5, 7, 8, 15, 16, 17, 31, 32, 33, 63, 64, 65, 95, 96, 127, 100, 1000, 4097, 16383, 16384, 16385};
   for (std::size_t n : lengths) {
     std::vector<std::uint64_t> in = make_input(shape, n, n);
     std::vector<std::uint64_t> expected = in;

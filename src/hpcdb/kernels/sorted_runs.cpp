@@ -61,44 +61,6 @@ HPCDB_AVX2 inline void bitonic_merge_4x4(__m256i& x, __m256i& y) {
   y = bitonic_clean(y);
 }
 
-// Sorts blocks of 16 values from `in` into two ascending, biased runs of 8
-// each in `out` (which may equal `in`).
-HPCDB_AVX2 void sort_blocks_of_16(const std::uint64_t* in, std::uint64_t* out, std::size_t blocks) {
-  const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(kBias));
-  for (std::size_t k = 0; k < blocks; ++k) {
-    const std::uint64_t* p = in + 16 * k;
-    __m256i a = _mm256_xor_si256(load(p), bias);
-    __m256i b = _mm256_xor_si256(load(p + 4), bias);
-    __m256i c = _mm256_xor_si256(load(p + 8), bias);
-    __m256i d = _mm256_xor_si256(load(p + 12), bias);
-    // Sorting network on the four columns.
-    min_max(a, b);
-    min_max(c, d);
-    min_max(a, c);
-    min_max(b, d);
-    min_max(b, c);
-    // Transpose: column i becomes run i.
-    const __m256i t0 = _mm256_unpacklo_epi64(a, b);
-    const __m256i t1 = _mm256_unpackhi_epi64(a, b);
-    const __m256i t2 = _mm256_unpacklo_epi64(c, d);
-    const __m256i t3 = _mm256_unpackhi_epi64(c, d);
-    __m256i r0 = _mm256_permute2x128_si256(t0, t2, 0x20);
-    __m256i r1 = _mm256_permute2x128_si256(t1, t3, 0x20);
-    __m256i r2 = _mm256_permute2x128_si256(t0, t2, 0x31);
-    __m256i r3 = _mm256_permute2x128_si256(t1, t3, 0x31);
-    // Two in-register merges give two runs of 8.
-    bitonic_merge_4x4(r0, r1);
-    bitonic_merge_4x4(r2, r3);
-    std::uint64_t* q = out + 16 * k;
-    store(q, r0);
-    store(q + 4, r1);
-    store(q + 8, r2);
-    store(q + 12, r3);
-  }
-}
-
-inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
-
 // x = x0:x1 and y = y0:y1 ascending runs of 8 -> x = the 8 smallest, y = the
 // 8 largest, both ascending. Twice the work of the 4x4 merge for about the
 // same dependency chain, which is what bounds a merge loop.
@@ -114,6 +76,67 @@ HPCDB_AVX2 inline void bitonic_merge_8x8(__m256i& x0, __m256i& x1, __m256i& y0, 
   y0 = bitonic_clean(r0);
   y1 = bitonic_clean(r1);
 }
+
+// Sorts 16 biased values held in four registers into one ascending run
+// (v0 lowest): a sorting network on the columns, a 4x4 transpose, then
+// in-register bitonic merges 4+4 and 8+8.
+HPCDB_AVX2 inline void sort_16(__m256i v[4]) {
+  min_max(v[0], v[1]);
+  min_max(v[2], v[3]);
+  min_max(v[0], v[2]);
+  min_max(v[1], v[3]);
+  min_max(v[1], v[2]);
+  const __m256i t0 = _mm256_unpacklo_epi64(v[0], v[1]);
+  const __m256i t1 = _mm256_unpackhi_epi64(v[0], v[1]);
+  const __m256i t2 = _mm256_unpacklo_epi64(v[2], v[3]);
+  const __m256i t3 = _mm256_unpackhi_epi64(v[2], v[3]);
+  v[0] = _mm256_permute2x128_si256(t0, t2, 0x20);
+  v[1] = _mm256_permute2x128_si256(t1, t3, 0x20);
+  v[2] = _mm256_permute2x128_si256(t0, t2, 0x31);
+  v[3] = _mm256_permute2x128_si256(t1, t3, 0x31);
+  bitonic_merge_4x4(v[0], v[1]);
+  bitonic_merge_4x4(v[2], v[3]);
+  bitonic_merge_8x8(v[0], v[1], v[2], v[3]);
+}
+
+// Ascending runs x (16) and y (16) -> x the 16 smallest, y the 16 largest.
+HPCDB_AVX2 inline void bitonic_merge_16x16(__m256i x[4], __m256i y[4]) {
+  __m256i r[4] = {_mm256_permute4x64_epi64(y[3], 0x1B), _mm256_permute4x64_epi64(y[2], 0x1B),
+                  _mm256_permute4x64_epi64(y[1], 0x1B), _mm256_permute4x64_epi64(y[0], 0x1B)};
+  for (int k = 0; k < 4; ++k) min_max(x[k], r[k]);
+  for (__m256i* h : {x, r}) {
+    min_max(h[0], h[2]);
+    min_max(h[1], h[3]);
+    min_max(h[0], h[1]);
+    min_max(h[2], h[3]);
+    for (int k = 0; k < 4; ++k) h[k] = bitonic_clean(h[k]);
+  }
+  for (int k = 0; k < 4; ++k) y[k] = r[k];
+}
+
+// Sorts blocks of 32 values from `in` into ascending, biased runs of 32 in
+// `out` (which may equal `in`).
+HPCDB_AVX2 void sort_blocks_of_32(const std::uint64_t* in, std::uint64_t* out, std::size_t blocks) {
+  const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(kBias));
+  for (std::size_t k = 0; k < blocks; ++k) {
+    const std::uint64_t* p = in + 32 * k;
+    __m256i x[4], y[4];
+    for (int r = 0; r < 4; ++r) {
+      x[r] = _mm256_xor_si256(load(p + 4 * r), bias);
+      y[r] = _mm256_xor_si256(load(p + 16 + 4 * r), bias);
+    }
+    sort_16(x);
+    sort_16(y);
+    bitonic_merge_16x16(x, y);
+    std::uint64_t* q = out + 32 * k;
+    for (int r = 0; r < 4; ++r) {
+      store(q + 4 * r, x[r]);
+      store(q + 16 + 4 * r, y[r]);
+    }
+  }
+}
+
+inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 
 // Merges biased runs; with Unbias, the output leaves the biased domain.
 template <bool Unbias>
@@ -187,27 +210,27 @@ HPCDB_AVX2 void merge_biased(const std::uint64_t* a, std::size_t na, const std::
 }
 
 HPCDB_AVX2 void sort_avx2(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch) {
-  if (n < 16) {
+  if (n < 64) {
     sort_scalar(in, n, out);
     return;
   }
-  // Merge passes from runs of 8 ping-pong between in and scratch; the last
+  // Merge passes from runs of 32 ping-pong between in and scratch; the last
   // one writes to out (and unbiases). Start so that the last pass does not
   // read the buffer it writes.
   std::size_t passes = 0;
-  for (std::size_t width = 8; width < n; width *= 2) ++passes;
+  for (std::size_t width = 32; width < n; width *= 2) ++passes;
   std::uint64_t* src = (out == in) == (passes % 2 == 1) ? scratch : in;
   std::uint64_t* dst = src == in ? scratch : in;
 
-  const std::size_t blocks = n / 16;
-  sort_blocks_of_16(in, src, blocks);
-  // The tail (fewer than 16 values) becomes one sorted, biased run.
-  std::uint64_t* tail = src + 16 * blocks;
-  const std::size_t tail_n = n - 16 * blocks;
-  for (std::size_t k = 0; k < tail_n; ++k) tail[k] = in[16 * blocks + k] ^ kBias;
+  const std::size_t blocks = n / 32;
+  sort_blocks_of_32(in, src, blocks);
+  // The tail (fewer than 32 values) becomes one sorted, biased run.
+  std::uint64_t* tail = src + 32 * blocks;
+  const std::size_t tail_n = n - 32 * blocks;
+  for (std::size_t k = 0; k < tail_n; ++k) tail[k] = in[32 * blocks + k] ^ kBias;
   std::sort(tail, tail + tail_n, [](std::uint64_t x, std::uint64_t y) { return as_signed(x) < as_signed(y); });
 
-  for (std::size_t width = 8;; width *= 2) {
+  for (std::size_t width = 32;; width *= 2) {
     const bool last = width * 2 >= n;
     std::uint64_t* target = last ? out : dst;
     for (std::size_t start = 0; start < n; start += 2 * width) {
