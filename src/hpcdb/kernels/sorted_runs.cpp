@@ -46,7 +46,7 @@ HPCDB_AVX2 inline __m256i bitonic_clean(__m256i v) {
   __m256i low = v, high = swapped;
   min_max(low, high);
   v = _mm256_blend_epi32(low, high, 0xF0);              // min01, max23
-  swapped = _mm256_permute4x64_epi64(v, 0xB1);          // v1 v0 v3 v2
+  swapped = _mm256_shuffle_epi32(v, 0x4E);              // v1 v0 v3 v2, within lanes (fast)
   low = v;
   high = swapped;
   min_max(low, high);
