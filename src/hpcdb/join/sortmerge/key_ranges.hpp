@@ -18,6 +18,25 @@ class KeyRanges {
   static KeyRanges between_splitters(std::vector<std::uint64_t> splitters);
 
   unsigned count() const { return count_; }
+
+  // Calls body(range_of) with a range function whose parameters are plain
+  // values (so a hot loop keeps them in registers).
+  template <class Body>
+  void visit(Body&& body) const {
+    if (count_ == 1) {
+      body([](std::uint64_t) { return 0u; });
+    } else if (!splitters_.empty()) {
+      body([this](std::uint64_t key) { return by_splitters(key); });
+    } else if (direct_) {
+      const std::uint64_t min_key = min_key_;
+      body([min_key](std::uint64_t key) { return static_cast<unsigned>(key - min_key); });
+    } else {
+      const std::uint64_t min_key = min_key_, multiplier = multiplier_;
+      body([min_key, multiplier](std::uint64_t key) {
+        return static_cast<unsigned>((static_cast<Wide>(key - min_key) * multiplier) >> 64);
+      });
+    }
+  }
   unsigned range_of(std::uint64_t key) const {
     if (!splitters_.empty() || count_ == 1) return by_splitters(key);
     const std::uint64_t offset = key - min_key_;

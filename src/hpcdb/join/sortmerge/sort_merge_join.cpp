@@ -229,21 +229,29 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
       const Relation& rel = relation == 0 ? inner : outer;
       RunChains& chain = chains[t][static_cast<std::size_t>(relation)];
       chain.blocks.assign(ranks, {});
-      chain.fill.assign(ranks, static_cast<std::uint32_t>(run_length));  // "full": take a new block first
+      chain.fill.assign(ranks, 0);
       const std::size_t n = rel.tuples.size();
       const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
       std::vector<Stored*> cursor(ranks, nullptr);
-      for (std::size_t i = first; i < last; ++i) {
-        const Tuple& tuple = rel.tuples[i];
-        const unsigned q = ranges.range_of(tuple.key);
-        if (chain.fill[q] == run_length) {
-          if (next_block >= first_block[t + 1]) throw Error("sort-merge join: run staging memory exhausted");
-          chain.blocks[q].push_back(static_cast<std::uint32_t>(next_block));
-          cursor[q] = staging + next_block * run_length;
-          chain.fill[q] = 0;
-          ++next_block;
+      std::vector<Stored*> run_end(ranks, nullptr);
+      const Format encoder = format;  // a copy the stores below cannot alias
+      ranges.visit([&](auto range_of) {
+        const Tuple* tuples = rel.tuples.data();
+        for (std::size_t i = first; i < last; ++i) {
+          const Tuple tuple = tuples[i];
+          const unsigned q = range_of(tuple.key);
+          if (cursor[q] == run_end[q]) {
+            if (next_block >= first_block[t + 1]) throw Error("sort-merge join: run staging memory exhausted");
+            chain.blocks[q].push_back(static_cast<std::uint32_t>(next_block));
+            cursor[q] = staging + next_block * run_length;
+            run_end[q] = cursor[q] + run_length;
+            ++next_block;
+          }
+          *cursor[q]++ = encoder.encode(tuple);
         }
-        cursor[q][chain.fill[q]++] = format.encode(tuple);
+      });
+      for (std::size_t q = 0; q < ranks; ++q) {
+        chain.fill[q] = chain.blocks[q].empty() ? 0 : static_cast<std::uint32_t>(run_length - (run_end[q] - cursor[q]));
       }
     }
   });
@@ -376,8 +384,8 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   MatchCollector matches;
   matches.keep_pairs = config_.keep_pairs;
   merge_join_scan(
-      merged[0], window_tuples[0], merged[1], window_tuples[1], [&](const Stored& v) { return format.key(v); },
-      [&](const Stored& v) { return format.rid(v); }, matches);
+      merged[0], window_tuples[0], merged[1], window_tuples[1], [format](const Stored& v) { return format.key(v); },
+      [format](const Stored& v) { return format.rid(v); }, matches);
   result.matches = matches.count;
   result.checksum = matches.checksum;
   result.pairs = std::move(matches.pairs);
