@@ -1,0 +1,91 @@
+#include "hpcdb/model/join_model.hpp"
+
+#include <cmath>
+
+#include "hpcdb/core/error.hpp"
+
+namespace hpcdb {
+namespace {
+
+void require_positive(double value, const char* what) {
+  if (!(value > 0)) throw UsageError(std::string("model: ") + what + " must be positive");
+}
+
+// P_network (Eq. 3.2), tuples/s per thread; infinite without a network.
+double network_rate(const ModelSetting& s) {
+  if (s.bandwidth_bytes <= 0 || s.machines <= 1) return INFINITY;
+  return s.bandwidth_bytes / s.tuple_bytes / s.threads_per_machine;
+}
+
+// Per-thread rate of a pass that ships (N-1)/N of its output (Eqs. 3.3-3.5, 3.14).
+double shipping_rate(double compute_rate, double network, double machines, bool& network_bound) {
+  network_bound = (machines - 1) / machines * compute_rate > network;
+  if (!network_bound) return compute_rate;
+  return machines * compute_rate * network / ((machines - 1) * compute_rate + network);
+}
+
+unsigned merge_levels(double tuples, double run_length, double fan_in, double workers) {
+  const double runs_per_worker = tuples / run_length / workers;
+  if (runs_per_worker <= 1) return 0;
+  return static_cast<unsigned>(std::ceil(std::log(runs_per_worker) / std::log(fan_in) - 1e-9));
+}
+
+}  // namespace
+
+double ModelPrediction::seconds_of(const std::string& name) const {
+  for (const PhasePrediction& p : phases)
+    if (p.name == name) return p.seconds;
+  return 0;
+}
+
+ModelPrediction predict_radix_join(const ModelSetting& s, const RadixRates& r) {
+  require_positive(s.machines, "machines");
+  require_positive(s.threads_per_machine, "threads per machine");
+  require_positive(r.scan, "P_scan");
+  require_positive(r.partition, "P_partition");
+  require_positive(r.build, "P_build");
+  require_positive(r.probe, "P_probe");
+  const double workers = s.machines * s.threads_per_machine;
+  const double tuples = s.inner_tuples + s.outer_tuples;
+  ModelPrediction m;
+  m.network_rate_per_thread = network_rate(s);
+  const double per_thread = shipping_rate(r.partition, m.network_rate_per_thread, s.machines, m.network_bound);
+  const double network_pass_rate = workers * per_thread;      // Eqs. 3.4 / 3.6
+  const double local_pass_rate = workers * r.partition;       // Eq. 3.7
+  m.phases.push_back({"histogram", tuples / (workers * r.scan)});  // Eq. 3.1
+  m.phases.push_back({"network_partition", tuples / network_pass_rate});
+  m.phases.push_back({"local_partition", (r.passes > 1 ? r.passes - 1 : 0) * tuples / local_pass_rate});  // Eq. 3.8
+  m.phases.push_back({"build_probe", s.inner_tuples / (workers * r.build) + s.outer_tuples / (workers * r.probe)});  // 3.9, 3.10
+  for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;  // Eq. 3.11
+  if (s.bandwidth_bytes > 0) m.optimal_threads = s.bandwidth_bytes / s.tuple_bytes / r.partition;
+  return m;
+}
+
+ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRates& r) {
+  require_positive(s.machines, "machines");
+  require_positive(s.threads_per_machine, "threads per machine");
+  require_positive(r.scan, "P_scan");
+  require_positive(r.partition, "P_partition");
+  require_positive(r.sort_run, "P_sort_run");
+  require_positive(r.merge, "P_merge");
+  require_positive(r.run_length, "run length");
+  if (!(r.fan_in >= 2)) throw UsageError("model: the merge fan-in must be at least 2");
+  const double workers = s.machines * s.threads_per_machine;
+  const double tuples = s.inner_tuples + s.outer_tuples;
+  ModelPrediction m;
+  m.network_rate_per_thread = network_rate(s);
+  const double per_thread = shipping_rate(r.sort_run, m.network_rate_per_thread, s.machines, m.network_bound);
+  m.merge_levels_inner = merge_levels(s.inner_tuples, r.run_length, r.fan_in, workers);  // Eq. 3.17
+  m.merge_levels_outer = merge_levels(s.outer_tuples, r.run_length, r.fan_in, workers);
+  const double match_rate = r.match > 0 ? r.match : r.scan;
+  m.phases.push_back({"partition", tuples / (workers * r.scan) + tuples / (workers * r.partition)});  // 3.1 + 3.7
+  m.phases.push_back({"sort", tuples / (workers * per_thread)});  // Eqs. 3.13-3.16
+  m.phases.push_back({"merge", (m.merge_levels_inner * s.inner_tuples + m.merge_levels_outer * s.outer_tuples) /
+                                   (workers * r.merge)});  // Eq. 3.18
+  m.phases.push_back({"match", tuples / (workers * match_rate)});  // Eq. 3.19
+  for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;  // Eq. 3.20
+  if (s.bandwidth_bytes > 0) m.optimal_threads = s.bandwidth_bytes / s.tuple_bytes / r.sort_run;
+  return m;
+}
+
+}  // namespace hpcdb

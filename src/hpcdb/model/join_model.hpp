@@ -1,0 +1,59 @@
+#pragma once
+// The analytical performance models of the distributed joins (thesis
+// Eqs. 3.1-3.20): predicted time per phase from per-thread processing rates,
+// the machine count, threads per machine and network bandwidth. Rates are in
+// tuples per second per thread; the network bandwidth is converted to
+// tuples with the on-the-wire tuple size (8 bytes when compressed).
+// The models assume phases in sequence without interference: a lower bound.
+#include <string>
+#include <vector>
+
+namespace hpcdb {
+
+struct ModelSetting {
+  double inner_tuples = 0;         // |R|
+  double outer_tuples = 0;         // |S|
+  double machines = 1;             // N_machines
+  double threads_per_machine = 1;  // N_threads/machine
+  double bandwidth_bytes = 0;      // bw per machine, bytes/s (0 = no network)
+  double tuple_bytes = 8;          // bytes per tuple on the wire
+};
+
+struct RadixRates {
+  double scan = 0;       // P_scan (histogram)
+  double partition = 0;  // P_partition (one pass, local writes)
+  double build = 0;      // P_build
+  double probe = 0;      // P_probe
+  unsigned passes = 1;   // d: one network pass plus d - 1 local passes
+};
+
+struct SortMergeRates {
+  double scan = 0;        // P_scan (histogram and matching)
+  double partition = 0;   // P_partition (local range partitioning)
+  double sort_run = 0;    // P_sort_run(l)
+  double merge = 0;       // P_merge (per merge level)
+  double match = 0;       // scan rate of the matching phase (0 = P_scan, as Eq. 3.19)
+  double run_length = 16384;  // l
+  double fan_in = 16;         // N_fan-in
+};
+
+struct PhasePrediction {
+  std::string name;
+  double seconds = 0;
+};
+
+struct ModelPrediction {
+  std::vector<PhasePrediction> phases;
+  double seconds = 0;                 // sum of the phases
+  bool network_bound = false;         // Eq. 3.3 (or its sort analogue)
+  double network_rate_per_thread = 0; // P_network, Eq. 3.2 (tuples/s)
+  double optimal_threads = 0;         // threads per machine that just saturate the network
+  unsigned merge_levels_inner = 0;    // d_R (sort-merge)
+  unsigned merge_levels_outer = 0;    // d_S (sort-merge)
+  double seconds_of(const std::string& name) const;
+};
+
+ModelPrediction predict_radix_join(const ModelSetting& setting, const RadixRates& rates);
+ModelPrediction predict_sort_merge_join(const ModelSetting& setting, const SortMergeRates& rates);
+
+}  // namespace hpcdb

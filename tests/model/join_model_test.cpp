@@ -1,0 +1,119 @@
+// The models against the worked numbers of the thesis (spec §10).
+#include "hpcdb/model/join_model.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace hpcdb {
+namespace {
+
+constexpr double M = 1e6;
+
+// Cray XC30, 1024 cores (128 nodes x 8), 40M + 40M tuples per core (Table 4.2).
+ModelSetting cray_1024() {
+  ModelSetting s;
+  s.machines = 128;
+  s.threads_per_machine = 8;
+  s.inner_tuples = 40 * M * 1024;
+  s.outer_tuples = 40 * M * 1024;
+  s.bandwidth_bytes = 1560 * M * 8;  // P_net = 1560 M tuples/s per node, 8-byte tuples
+  s.tuple_bytes = 8;
+  return s;
+}
+
+TEST(RadixJoinModel, ReproducesTable42) {
+  RadixRates r;
+  r.scan = 225 * M;
+  r.partition = 120 * M;
+  r.build = 210 * M;  // the table's combined build-probe rate
+  r.probe = 210 * M;
+  r.passes = 2;
+  const ModelPrediction p = predict_radix_join(cray_1024(), r);
+  EXPECT_FALSE(p.network_bound);  // 1560/8 = 195 > (127/128) * 120
+  EXPECT_NEAR(p.seconds_of("histogram"), 0.36, 0.005);
+  EXPECT_NEAR(p.seconds_of("network_partition"), 0.67, 0.005);
+  EXPECT_NEAR(p.seconds_of("local_partition"), 0.67, 0.005);
+  EXPECT_NEAR(p.seconds_of("build_probe"), 0.38, 0.005);
+  EXPECT_NEAR(p.seconds, 2.08, 0.015);  // the table adds its rounded rows: 0.36 + 0.67 + 0.67 + 0.38
+}
+
+TEST(SortMergeJoinModel, ReproducesTable42ComponentsAndFlagsTheMergeRow) {
+  SortMergeRates r;
+  r.scan = 225 * M;  // histogram part of "Partitioning"
+  r.partition = 120 * M;
+  r.sort_run = 45 * M;
+  r.merge = 270 * M;
+  r.match = 370 * M;
+  r.run_length = 16384;
+  r.fan_in = 16;
+  const ModelPrediction p = predict_sort_merge_join(cray_1024(), r);
+  EXPECT_NEAR(p.seconds_of("partition"), 1.00, 0.03);  // 0.356 + 0.667
+  EXPECT_NEAR(p.seconds_of("sort"), 1.78, 0.005);
+  EXPECT_EQ(p.merge_levels_inner, 3u);  // log16(40M / 16384) = 2.8 -> 3, "d = 3"
+  EXPECT_EQ(p.merge_levels_outer, 3u);
+  // Eq. 3.18 gives 0.89 s; the thesis table lists 1.78 s (spec §10.5, §17.8).
+  EXPECT_NEAR(p.seconds_of("merge"), 0.89, 0.005);
+  EXPECT_NEAR(p.seconds_of("match"), 0.22, 0.005);
+}
+
+TEST(RadixJoinModel, OptimalCoresPerMachineOnQdrAndFdr) {
+  RadixRates r{200 * M, 110 * M, 200 * M, 200 * M, 2};
+  ModelSetting s;
+  s.machines = 10;
+  s.threads_per_machine = 8;
+  s.inner_tuples = s.outer_tuples = 2048 * M;
+  s.tuple_bytes = 8;  // the rates are for compressed tuples
+  s.bandwidth_bytes = 3.6e9;
+  EXPECT_EQ(std::lround(predict_radix_join(s, r).optimal_threads), 4);  // QDR
+  EXPECT_TRUE(predict_radix_join(s, r).network_bound);
+  s.bandwidth_bytes = 6.0e9;
+  EXPECT_EQ(std::lround(predict_radix_join(s, r).optimal_threads), 7);  // FDR
+}
+
+TEST(RadixJoinModel, FdrWithEightThreadsIsComputeBoundUpToSixMachines) {
+  RadixRates r{200 * M, 110 * M, 200 * M, 200 * M, 2};
+  ModelSetting s;
+  s.threads_per_machine = 8;
+  s.inner_tuples = s.outer_tuples = 2048 * M;
+  s.bandwidth_bytes = 6.0e9;
+  for (double machines : {2.0, 3.0, 4.0, 5.0, 6.0}) {
+    s.machines = machines;
+    EXPECT_FALSE(predict_radix_join(s, r).network_bound) << machines;
+  }
+  for (double machines : {7.0, 8.0, 10.0}) {
+    s.machines = machines;
+    EXPECT_TRUE(predict_radix_join(s, r).network_bound) << machines;
+  }
+}
+
+TEST(SortMergeJoinModel, OptimalCoresOnFdr) {
+  SortMergeRates r;
+  r.scan = 200 * M;
+  r.partition = 110 * M;
+  r.sort_run = 45 * M;
+  r.merge = 270 * M;
+  ModelSetting s;
+  s.machines = 10;
+  s.threads_per_machine = 8;
+  s.inner_tuples = s.outer_tuples = 2048 * M;
+  s.bandwidth_bytes = 6.0e9;
+  EXPECT_EQ(std::lround(predict_sort_merge_join(s, r).optimal_threads), 17);
+  EXPECT_FALSE(predict_sort_merge_join(s, r).network_bound);  // "the SMJ is CPU-bound on both networks"
+}
+
+TEST(JoinModel, SingleMachineHasNoNetworkTerm) {
+  RadixRates r{100 * M, 100 * M, 100 * M, 100 * M, 1};
+  ModelSetting s;
+  s.machines = 1;
+  s.threads_per_machine = 2;
+  s.inner_tuples = s.outer_tuples = 100 * M;
+  const ModelPrediction p = predict_radix_join(s, r);
+  EXPECT_FALSE(p.network_bound);
+  EXPECT_NEAR(p.seconds_of("network_partition"), 1.0, 1e-9);
+  EXPECT_EQ(p.seconds_of("local_partition"), 0.0);
+  EXPECT_NEAR(p.seconds, 1.0 + 1.0 + 1.0, 1e-9);
+}
+
+}  // namespace
+}  // namespace hpcdb
