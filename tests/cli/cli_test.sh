@@ -124,5 +124,14 @@ assert r["config"]["run_length"] == 16384 and r["config"]["merge_fan_in"] == 16
 PY
 then passed=$((passed + 1)); echo "ok   sort_merge_json"; else failed=$((failed + 1)); echo "FAIL sort_merge_json"; cat "$work/err"; fi
 
+# --- calibration and the model next to the measurement
+expect_success calibrate "P_sort_run" calibrate --tuples 64Ki --repeat 1 --output "$work/cal.json"
+expect_success model_radix "regime" model --calibration "$work/cal.json" --inner 1M --outer 1M
+expect_success model_network_bound "network-bound" model --calibration "$work/cal.json" --machines 4 --ranks 16 --bandwidth 0.1 --inner 1G --outer 1G
+expect_success join_with_model "model s" join --inner 100K --outer 100K --calibration "$work/cal.json"
+echo '{"rates": 1}' > "$work/bad_cal.json"
+expect_failure malformed_calibration "is not one 'hpcdb calibrate' wrote" model --calibration "$work/bad_cal.json"
+expect_failure missing_calibration "cannot open calibration file" join --inner 1000 --outer 1000 --calibration "$work/none.json"
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

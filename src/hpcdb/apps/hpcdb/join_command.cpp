@@ -7,7 +7,9 @@
 #include <fstream>
 #include <iostream>
 
+#include "hpcdb/apps/hpcdb/calibration.hpp"
 #include "hpcdb/apps/hpcdb/join_report.hpp"
+#include "hpcdb/apps/hpcdb/model_command.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/stopwatch.hpp"
@@ -91,6 +93,13 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   context.ranks = cluster.size();
   context.nodes = cluster.node_count();
   context.setup_seconds = allreduce(setup.seconds(), MPI_MAX, world);
+  if (!options.calibration.empty()) {
+    Calibration calibration;
+    run_collectively(world, [&] { calibration = read_calibration(options.calibration); });
+    context.model = predict_join(options.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
+                                 static_cast<double>(inputs.outer.global_size), cluster.size(), options.radix.threads,
+                                 cluster.node_count(), calibration.put_bandwidth, options.sort_merge.merge_fan_in);
+  }
 
   std::vector<JoinResult> results;
   for (unsigned k = 1; k <= options.repeat; ++k) {

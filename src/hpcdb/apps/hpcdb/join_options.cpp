@@ -57,6 +57,9 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "('sampled', balanced for any key distribution)")
       ->check(CLI::IsMember({"equal", "sampled"}))
       ->capture_default_str();
+  join.add_option("--calibration", o.calibration,
+                  "Show the performance model's prediction next to each phase, with rates from this file "
+                  "(written by 'hpcdb calibrate')");
   join.add_option("--json", o.json, "Write results as JSON to FILE, or to standard output with '-'");
   join.add_flag("--verify", o.verify,
                 "Check count and checksum against an independent reference join (two-sided exchange, sort)");

@@ -35,6 +35,7 @@ struct JoinOptions {
   unsigned merge_fan_in = 16;
   std::string send_order = "shifted";
   std::string splitters = "equal";
+  std::string calibration;  // rates for the model column
 
   // Interpreted values, filled by resolve().
   WorkloadSpec workload;

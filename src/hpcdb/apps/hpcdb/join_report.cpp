@@ -102,6 +102,14 @@ nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext&
       {"config", config_json(options, context, r)},
   };
   if (context.expected) j["expected"] = {{"matches", context.expected->matches}, {"checksum", context.expected->checksum}};
+  if (context.model) {
+    nlohmann::ordered_json predicted = nlohmann::ordered_json::object();
+    for (const PhasePrediction& p : context.model->phases) predicted[p.name] = p.seconds;
+    j["model"] = {{"seconds", context.model->seconds},
+                  {"network_bound", context.model->network_bound},
+                  {"phases", predicted},
+                  {"measured_over_model", context.model->seconds > 0 ? r.seconds / context.model->seconds : 0.0}};
+  }
   return j;
 }
 
@@ -136,8 +144,16 @@ void print_run(std::ostream& out, const RunContext& context, const JoinResult& r
   fmt::print(out, "run {}/{}: {:.4f} s, {:.1f} M tuples/s, {} matches, checksum 0x{:016x}{}\n", repetition, repeat,
              r.seconds, tuples_per_second(r) / 1e6, grouped(r.matches), r.checksum,
              context.expected ? (matches_expected(context, r) ? ", verified" : ", VERIFICATION FAILED") : "");
-  fmt::print(out, "  {:<18} {:>9} {:>9}\n", "phase", "max s", "mean s");
-  for (const PhaseTime& p : r.phases) fmt::print(out, "  {:<18} {:>9.4f} {:>9.4f}\n", p.name, p.max, p.mean);
+  if (context.model) {
+    fmt::print(out, "  {:<18} {:>9} {:>9} {:>9}\n", "phase", "max s", "mean s", "model s");
+    for (const PhaseTime& p : r.phases) {
+      fmt::print(out, "  {:<18} {:>9.4f} {:>9.4f} {:>9.4f}\n", p.name, p.max, p.mean, context.model->seconds_of(p.name));
+    }
+    fmt::print(out, "  {:<18} {:>9.4f} {:>9} {:>9.4f}\n", "total", r.seconds, "", context.model->seconds);
+  } else {
+    fmt::print(out, "  {:<18} {:>9} {:>9}\n", "phase", "max s", "mean s");
+    for (const PhaseTime& p : r.phases) fmt::print(out, "  {:<18} {:>9.4f} {:>9.4f}\n", p.name, p.max, p.mean);
+  }
   fmt::print(out, "  {:<18} {:>9.4f}\n", "imbalance", r.imbalance);
   fmt::print(out, "  sent to other ranks: {} ({} through {} puts)\n", format_bytes(static_cast<double>(r.bytes_sent)),
              format_bytes(static_cast<double>(r.bytes_put)), r.puts);

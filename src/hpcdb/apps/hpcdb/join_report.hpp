@@ -9,6 +9,7 @@
 #include "hpcdb/apps/hpcdb/join_options.hpp"
 #include "hpcdb/join/join_result.hpp"
 #include "hpcdb/join/reference_join.hpp"
+#include "hpcdb/model/join_model.hpp"
 
 namespace hpcdb {
 
@@ -17,6 +18,7 @@ struct RunContext {
   int nodes = 1;
   double setup_seconds = 0;
   std::optional<JoinDigest> expected;  // present with --verify
+  std::optional<ModelPrediction> model;  // present with --calibration
 };
 
 nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& result, unsigned repetition);

@@ -4,7 +4,9 @@
 
 #include <iostream>
 
+#include "hpcdb/apps/hpcdb/calibrate_command.hpp"
 #include "hpcdb/apps/hpcdb/generate_command.hpp"
+#include "hpcdb/apps/hpcdb/model_command.hpp"
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
 #include "hpcdb/core/error.hpp"
@@ -29,6 +31,16 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   CLI::App* generate = app.add_subcommand(
       "generate", "Write the join workload (the data 'hpcdb join' generates for the same options) to files.");
   hpcdb::add_generate_options(*generate, generate_options);
+  hpcdb::CalibrateOptions calibrate_options;
+  CLI::App* calibrate = app.add_subcommand(
+      "calibrate", "Measure the performance model's rates on this machine with the joins' own kernels "
+                   "(and, with 2 or more ranks, rank-to-rank bandwidth and latency); writes a calibration file.");
+  hpcdb::add_calibrate_options(*calibrate, calibrate_options);
+  hpcdb::ModelOptions model_options;
+  CLI::App* model = app.add_subcommand(
+      "model", "Predict a join's time per phase with the analytical model (thesis Eqs. 3.1-3.20) from a calibration "
+               "file: compute- or network-bound regime and the optimal worker threads per machine.");
+  hpcdb::add_model_options(*model, model_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -46,6 +58,8 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   }
   if (join->parsed()) return hpcdb::run_join_command(cluster, join_options);
   if (generate->parsed()) return hpcdb::run_generate_command(cluster, generate_options);
+  if (calibrate->parsed()) return hpcdb::run_calibrate_command(cluster, calibrate_options);
+  if (model->parsed()) return hpcdb::run_model_command(cluster, model_options);
   return 2;
 }
 

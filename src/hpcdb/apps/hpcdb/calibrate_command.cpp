@@ -1,0 +1,224 @@
+#include "hpcdb/apps/hpcdb/calibrate_command.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "hpcdb/apps/hpcdb/calibration.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/core/units.hpp"
+#include "hpcdb/join/radix/network_partitioner.hpp"
+#include "hpcdb/join/radix/partition_joiner.hpp"
+#include "hpcdb/kernels/merge_join_scan.hpp"
+#include "hpcdb/kernels/radix_histogram.hpp"
+#include "hpcdb/kernels/sorted_runs.hpp"
+#include "hpcdb/kernels/tuple_format.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/node_shared_arena.hpp"
+#include "hpcdb/net/one_sided_writer.hpp"
+#include "hpcdb/net/rma_window.hpp"
+
+namespace hpcdb {
+namespace {
+
+// Best (shortest) of `repeat` timings of body().
+template <class Body>
+double best_seconds(unsigned repeat, Body&& body) {
+  double best = 1e300;
+  for (unsigned k = 0; k < repeat; ++k) {
+    Stopwatch watch;
+    body();
+    best = std::min(best, watch.seconds());
+  }
+  return best;
+}
+
+struct KernelInput {
+  AlignedArray<Tuple> tuples;  // unique shuffled keys, rid = position
+};
+
+KernelInput make_input(std::size_t n) {
+  KernelInput in{AlignedArray<Tuple>(n)};
+  std::vector<std::uint64_t> keys(n);
+  std::iota(keys.begin(), keys.end(), 0);
+  std::shuffle(keys.begin(), keys.end(), std::mt19937_64(7));
+  for (std::size_t i = 0; i < n; ++i) in.tuples[i] = {keys[i], i};
+  return in;
+}
+
+void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
+  const KernelInput input = make_input(n);
+  const Tuple* tuples = input.tuples.data();
+  const unsigned bits = o.partition_bits;
+  const std::size_t partitions = std::size_t{1} << bits;
+  std::vector<std::uint64_t> counts(partitions);
+
+  c.scan = n / best_seconds(o.repeat, [&] {
+    std::fill(counts.begin(), counts.end(), 0);
+    radix_histogram(tuples, n, partitions - 1, counts.data());
+  });
+
+  const CompressedFormat format{bits, 40};
+  AlignedArray<std::uint64_t> windows(n);
+  std::vector<PartitionTarget<std::uint64_t>> targets(partitions);
+  std::vector<std::uint64_t> start(partitions + 1, 0);
+  for (std::size_t p = 0; p < partitions; ++p) {
+    targets[p].direct = windows.data() + start[p];
+    start[p + 1] = start[p] + counts[p];
+  }
+  NetworkPartitioner<CompressedFormat> partitioner(partitions, 8192, 2, nullptr);
+  NetworkPassStats stats;
+  c.partition_bits = bits;
+  c.partition = n / best_seconds(o.repeat, [&] { partitioner.run(tuples, n, format, targets, counts, nullptr, stats); });
+
+  // Build and probe over the cache-sized partitions just made (every probe finds its own tuple).
+  BucketChainTable<CompressedFormat> table(format, 0);
+  c.build = n / best_seconds(o.repeat, [&] {
+    for (std::size_t p = 0; p < partitions; ++p) table.build(windows.data() + start[p], counts[p]);
+  });
+  PartitionJoiner<CompressedFormat> joiner(format, 0, ~std::uint64_t{0});
+  double probe_seconds = 1e300;
+  for (unsigned k = 0; k < o.repeat; ++k) {
+    double seconds = 0;
+    MatchCollector matches;
+    for (std::size_t p = 0; p < partitions; ++p) {
+      table.build(windows.data() + start[p], counts[p]);
+      Stopwatch watch;
+      joiner.probe(table, windows.data() + start[p], counts[p], matches);
+      seconds += watch.seconds();
+    }
+    if (matches.count != n) throw Error("calibration: the probe found " + std::to_string(matches.count) + " of " + std::to_string(n));
+    probe_seconds = std::min(probe_seconds, seconds);
+  }
+  c.probe = n / probe_seconds;
+
+  // Sorting runs, merging, matching, on 64-bit values <key, rid> as the sort-merge join stores them.
+  const CompressedFormat sort_format{0, 40};
+  const auto run = static_cast<std::size_t>(c.run_length);
+  std::vector<std::uint64_t> values(n), sorted(n), scratch(run);
+  for (std::size_t i = 0; i < n; ++i) values[i] = sort_format.encode(tuples[i]);
+  double sort_seconds = 1e300;
+  for (unsigned k = 0; k < o.repeat; ++k) {
+    std::vector<std::uint64_t> work = values;  // sorting overwrites its input
+    sort_seconds = std::min(sort_seconds, best_seconds(1, [&] {
+      for (std::size_t i = 0; i < n; i += run) sort_run(work.data() + i, std::min(run, n - i), sorted.data() + i, scratch.data());
+    }));
+  }
+  c.sort_run = n / sort_seconds;
+  std::vector<std::uint64_t> a(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2));
+  std::vector<std::uint64_t> b(values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
+  std::sort(a.begin(), a.end());
+  std::sort(b.begin(), b.end());
+  std::vector<std::uint64_t> merged(n);
+  c.merge = n / best_seconds(o.repeat, [&] { merge_two(a.data(), a.size(), b.data(), b.size(), merged.data()); });
+  std::sort(values.begin(), values.end());
+  std::uint64_t found = 0;
+  c.match = 2.0 * n / best_seconds(o.repeat, [&] {
+    MatchCollector matches;
+    merge_join_scan(
+        values.data(), n, values.data(), n, [sort_format](std::uint64_t v) { return sort_format.residual_key(v); },
+        [sort_format](std::uint64_t v) { return sort_format.rid(v); }, matches);
+    found = matches.count;
+  });
+  if (found != n) throw Error("calibration: the matching scan found " + std::to_string(found) + " of " + std::to_string(n));
+}
+
+// Rank 0 writes to rank 1: 64 KiB MPI_Rput bandwidth and 8-byte put latency;
+// through shared memory too when both share a node.
+void measure_network(const Cluster& cluster, unsigned repeat, Calibration& c) {
+  if (cluster.size() < 2) return;
+  const std::size_t bytes = 64u << 20, chunk = 64u << 10;
+  NodeSharedArena arena(cluster, bytes);
+  AlignedArray<std::byte> source(bytes);
+  {
+    RmaWindow window(arena.segment(cluster.node_rank()), bytes, cluster.world());
+    OneSidedWriter writer(window.handle());
+    if (cluster.rank() == 0) {
+      c.put_bandwidth = bytes / best_seconds(repeat, [&] {
+        MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        for (std::size_t off = 0, k = 0; off < bytes; off += chunk, ++k) {
+          writer.wait(requests[k % 2]);
+          requests[k % 2] = writer.put(source.data() + off, chunk, 1, off);
+        }
+        writer.wait(requests[0]);
+        writer.wait(requests[1]);
+        MPI_Win_flush(1, window.handle());
+      });
+      c.put_latency = best_seconds(repeat * 100, [&] {
+        MPI_Put(source.data(), 8, MPI_BYTE, 1, 0, 8, MPI_BYTE, window.handle());
+        MPI_Win_flush(1, window.handle());
+      });
+    }
+  }
+  const int peer_node_rank = cluster.node_rank_of(1);
+  if (cluster.rank() == 0 && peer_node_rank >= 0) {
+    std::byte* peer = arena.segment(peer_node_rank);
+    c.shared_memory_bandwidth = bytes / best_seconds(repeat, [&] { std::memcpy(peer, source.data(), bytes); });
+  }
+  MPI_Barrier(cluster.world());
+  double values[3] = {c.put_bandwidth, c.put_latency, c.shared_memory_bandwidth};
+  MPI_Bcast(values, 3, MPI_DOUBLE, 0, cluster.world());
+  c.put_bandwidth = values[0];
+  c.put_latency = values[1];
+  c.shared_memory_bandwidth = values[2];
+}
+
+}  // namespace
+
+void add_calibrate_options(CLI::App& calibrate, CalibrateOptions& o) {
+  calibrate.add_option("--output", o.output, "Calibration file to write (JSON)")->capture_default_str();
+  calibrate.add_option("--tuples", o.tuples, "Tuples per kernel measurement")->capture_default_str();
+  calibrate.add_option("--partition-bits", o.partition_bits, "Fan-out (bits) of the measured partitioning pass")
+      ->capture_default_str();
+  calibrate.add_option("--run-length", o.run_length, "Run length of the measured run sort")->capture_default_str();
+  calibrate.add_option("--repeat", o.repeat, "Measurements per rate (the best counts)")->capture_default_str();
+}
+
+int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
+  std::size_t n = 0;
+  Calibration c;
+  run_collectively(cluster.world(), [&] {
+    n = parse_count(o.tuples, "--tuples");
+    if (n < 4096 || n > (1ULL << 31)) throw UsageError("--tuples must be between 4096 and 2^31");
+    if (o.partition_bits < 1 || o.partition_bits > 16) throw UsageError("--partition-bits must be between 1 and 16");
+    c.run_length = static_cast<double>(parse_count(o.run_length, "--run-length"));
+    if (c.run_length < 16) throw UsageError("--run-length must be at least 16");
+    if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
+  });
+  if (cluster.rank() == 0) measure_kernels(o, n, c);
+  measure_network(cluster, o.repeat, c);
+  if (cluster.rank() != 0) return 0;
+
+  std::ofstream out(o.output);
+  out << to_json(c).dump(2) << "\n";
+  if (!out) throw UsageError("cannot write calibration file '" + o.output + "'");
+  fmt::print("hpcdb calibrate: per-thread rates on this machine ({} tuples, best of {})\n", n, o.repeat);
+  fmt::print("  {:<34} {:>12}\n", "rate", "M tuples/s");
+  const std::pair<const char*, double> rows[] = {
+      {"P_scan (histogram)", c.scan},
+      {"P_partition (2^bits partitions)", c.partition},
+      {"P_build (cache-resident)", c.build},
+      {"P_probe (cache-resident)", c.probe},
+      {"P_sort_run(l)", c.sort_run},
+      {"P_merge (two-way merge pass)", c.merge},
+      {"P_match", c.match},
+  };
+  for (const auto& [name, rate] : rows) fmt::print("  {:<34} {:>12.1f}\n", name, rate / 1e6);
+  if (c.put_bandwidth > 0) {
+    fmt::print("  rank 0 -> 1, 64 KiB MPI_Rput      {:>9.2f} GB/s\n", c.put_bandwidth / 1e9);
+    fmt::print("  rank 0 -> 1, 8-byte put + flush   {:>9.2f} us\n", c.put_latency * 1e6);
+  }
+  if (c.shared_memory_bandwidth > 0) {
+    fmt::print("  rank 0 -> 1, shared-memory copy   {:>9.2f} GB/s\n", c.shared_memory_bandwidth / 1e9);
+  }
+  fmt::print("written to {}\n", o.output);
+  return 0;
+}
+
+}  // namespace hpcdb

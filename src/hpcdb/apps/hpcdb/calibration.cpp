@@ -1,0 +1,55 @@
+#include "hpcdb/apps/hpcdb/calibration.hpp"
+
+#include <fstream>
+
+#include "hpcdb/core/error.hpp"
+
+namespace hpcdb {
+
+nlohmann::ordered_json to_json(const Calibration& c) {
+  return {{"rates_tuples_per_second_per_thread",
+           {{"scan", c.scan},
+            {"partition", c.partition},
+            {"partition_bits", c.partition_bits},
+            {"build", c.build},
+            {"probe", c.probe},
+            {"sort_run", c.sort_run},
+            {"run_length", c.run_length},
+            {"merge", c.merge},
+            {"match", c.match}}},
+          {"network",
+           {{"put_bandwidth_bytes_per_second", c.put_bandwidth},
+            {"put_latency_seconds", c.put_latency},
+            {"shared_memory_bandwidth_bytes_per_second", c.shared_memory_bandwidth}}}};
+}
+
+Calibration calibration_from_json(const nlohmann::json& j) {
+  Calibration c;
+  const auto& r = j.at("rates_tuples_per_second_per_thread");
+  c.scan = r.at("scan");
+  c.partition = r.at("partition");
+  c.partition_bits = r.at("partition_bits");
+  c.build = r.at("build");
+  c.probe = r.at("probe");
+  c.sort_run = r.at("sort_run");
+  c.run_length = r.at("run_length");
+  c.merge = r.at("merge");
+  c.match = r.at("match");
+  const auto& n = j.at("network");
+  c.put_bandwidth = n.at("put_bandwidth_bytes_per_second");
+  c.put_latency = n.at("put_latency_seconds");
+  c.shared_memory_bandwidth = n.at("shared_memory_bandwidth_bytes_per_second");
+  return c;
+}
+
+Calibration read_calibration(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError("cannot open calibration file '" + path + "' (write one with 'hpcdb calibrate')");
+  try {
+    return calibration_from_json(nlohmann::json::parse(in));
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError("calibration file '" + path + "' is not one 'hpcdb calibrate' wrote: " + e.what());
+  }
+}
+
+}  // namespace hpcdb

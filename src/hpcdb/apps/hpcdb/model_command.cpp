@@ -1,0 +1,77 @@
+#include "hpcdb/apps/hpcdb/model_command.hpp"
+
+#include <fmt/format.h>
+
+#include "hpcdb/core/cpu_info.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/units.hpp"
+#include "hpcdb/join/radix/radix_plan.hpp"
+#include "hpcdb/net/agreement.hpp"
+
+namespace hpcdb {
+
+ModelPrediction predict_join(const std::string& algorithm, const Calibration& c, double inner, double outer,
+                             double ranks, double threads, double machines, double bandwidth_bytes, double fan_in) {
+  ModelSetting s;
+  s.inner_tuples = inner;
+  s.outer_tuples = outer;
+  s.machines = machines;
+  s.threads_per_machine = ranks * threads / machines;
+  s.bandwidth_bytes = bandwidth_bytes;
+  s.tuple_bytes = 8;
+  if (algorithm == "radix") {
+    const RadixBits bits = choose_radix_bits(static_cast<std::uint64_t>(inner), static_cast<int>(ranks),
+                                             static_cast<unsigned>(threads), 8, detect_cpu(), 0, 0);
+    return predict_radix_join(s, c.radix_rates(bits.local > 0 ? 2 : 1));
+  }
+  return predict_sort_merge_join(s, c.sort_merge_rates(fan_in));
+}
+
+void add_model_options(CLI::App& model, ModelOptions& o) {
+  model.add_option("--algorithm", o.algorithm, "Join algorithm")
+      ->check(CLI::IsMember({"radix", "sort-merge"}))
+      ->capture_default_str();
+  model.add_option("--inner", o.inner, "Tuples of R")->capture_default_str();
+  model.add_option("--outer", o.outer, "Tuples of S")->capture_default_str();
+  model.add_option("--ranks", o.ranks, "Ranks in the job")->capture_default_str();
+  model.add_option("--threads", o.threads, "Worker threads per rank")->capture_default_str();
+  model.add_option("--machines", o.machines, "Machines the ranks are spread over")->capture_default_str();
+  model.add_option("--bandwidth", o.bandwidth_gbit,
+                   "Network bandwidth per machine in Gbit/s (default: the calibration's measured put bandwidth)");
+  model.add_option("--calibration", o.calibration, "Rates measured by 'hpcdb calibrate'")->capture_default_str();
+  model.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
+}
+
+int run_model_command(const Cluster& cluster, const ModelOptions& o) {
+  Calibration c;
+  double inner = 0, outer = 0;
+  run_collectively(cluster.world(), [&] {
+    inner = static_cast<double>(parse_count(o.inner, "--inner"));
+    outer = static_cast<double>(parse_count(o.outer, "--outer"));
+    if (o.ranks < 1 || o.threads < 1 || o.machines < 1) throw UsageError("--ranks, --threads and --machines must be at least 1");
+    if (o.machines > o.ranks) throw UsageError("--machines cannot exceed --ranks");
+    if (o.bandwidth_gbit < 0) throw UsageError("--bandwidth must not be negative");
+    if (o.merge_fan_in < 2) throw UsageError("--merge-fan-in must be at least 2");
+    c = read_calibration(o.calibration);
+  });
+  if (cluster.rank() != 0) return 0;
+  const double bandwidth = o.bandwidth_gbit > 0 ? o.bandwidth_gbit * 1e9 / 8 : c.put_bandwidth;
+  const ModelPrediction p =
+      predict_join(o.algorithm, c, inner, outer, o.ranks, o.threads, o.machines, bandwidth, o.merge_fan_in);
+  fmt::print("hpcdb model: {} join, |R| = {}, |S| = {}, {} machine{}, {} worker thread{} per machine\n", o.algorithm,
+             inner, outer, o.machines, o.machines == 1 ? "" : "s", o.ranks * o.threads / static_cast<double>(o.machines),
+             o.ranks * o.threads == o.machines ? "" : "s");
+  fmt::print("  rates from {}; network {:.2f} GB/s per machine\n", o.calibration, bandwidth / 1e9);
+  fmt::print("  {:<20} {:>10}\n", "phase", "model s");
+  for (const PhasePrediction& phase : p.phases) fmt::print("  {:<20} {:>10.4f}\n", phase.name, phase.seconds);
+  fmt::print("  {:<20} {:>10.4f}   ({:.1f} M tuples/s)\n", "total", p.seconds, (inner + outer) / p.seconds / 1e6);
+  if (o.machines > 1) {
+    fmt::print("  regime: {} (P_network {:.1f} M tuples/s per thread); optimal worker threads per machine: {:.1f}\n",
+               p.network_bound ? "network-bound" : "compute-bound", p.network_rate_per_thread / 1e6, p.optimal_threads);
+  } else {
+    fmt::print("  regime: compute-bound (one machine, no network term)\n");
+  }
+  return 0;
+}
+
+}  // namespace hpcdb

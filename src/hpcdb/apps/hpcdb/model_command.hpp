@@ -1,0 +1,32 @@
+#pragma once
+// `hpcdb model`: the performance model's prediction for a join on a given
+// cluster shape, from a calibration file.
+#include <CLI/CLI.hpp>
+
+#include <string>
+
+#include "hpcdb/apps/hpcdb/calibration.hpp"
+#include "hpcdb/net/cluster.hpp"
+
+namespace hpcdb {
+
+struct ModelOptions {
+  std::string algorithm = "radix";
+  std::string inner = "32M";
+  std::string outer = "32M";
+  unsigned ranks = 2;
+  unsigned threads = 1;
+  unsigned machines = 1;
+  double bandwidth_gbit = 0;  // per machine; 0 = the calibration's measured put bandwidth
+  std::string calibration = "calibration.json";
+  unsigned merge_fan_in = 16;
+};
+
+void add_model_options(CLI::App& model, ModelOptions& options);
+int run_model_command(const Cluster& cluster, const ModelOptions& options);
+
+// The model's prediction for a join run with these sizes on this shape.
+ModelPrediction predict_join(const std::string& algorithm, const Calibration& calibration, double inner, double outer,
+                             double ranks, double threads, double machines, double bandwidth_bytes, double fan_in);
+
+}  // namespace hpcdb
