@@ -24,6 +24,12 @@ double shipping_rate(double compute_rate, double network, double machines, bool&
   return machines * compute_rate * network / ((machines - 1) * compute_rate + network);
 }
 
+void validate_setting(const ModelSetting& s) {
+  require_positive(s.machines, "machines");
+  require_positive(s.threads_per_machine, "threads per machine");
+  require_positive(s.tuple_bytes, "tuple size");
+}
+
 unsigned merge_levels(double tuples, double run_length, double fan_in, double workers) {
   const double runs_per_worker = tuples / run_length / workers;
   if (runs_per_worker <= 1) return 0;
@@ -39,8 +45,7 @@ double ModelPrediction::seconds_of(const std::string& name) const {
 }
 
 ModelPrediction predict_radix_join(const ModelSetting& s, const RadixRates& r) {
-  require_positive(s.machines, "machines");
-  require_positive(s.threads_per_machine, "threads per machine");
+  validate_setting(s);
   require_positive(r.scan, "P_scan");
   require_positive(r.partition, "P_partition");
   require_positive(r.build, "P_build");
@@ -62,8 +67,7 @@ ModelPrediction predict_radix_join(const ModelSetting& s, const RadixRates& r) {
 }
 
 ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRates& r) {
-  require_positive(s.machines, "machines");
-  require_positive(s.threads_per_machine, "threads per machine");
+  validate_setting(s);
   require_positive(r.scan, "P_scan");
   require_positive(r.partition, "P_partition");
   require_positive(r.sort_run, "P_sort_run");

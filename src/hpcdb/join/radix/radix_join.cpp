@@ -23,8 +23,6 @@ namespace hpcdb {
 
 namespace {
 
-constexpr double kWindowSlack = 1.5;  // receive capacity over the mean share, for skew
-
 struct GlobalBits {
   unsigned key_bits = 0;
   unsigned rid_bits = 0;
@@ -44,12 +42,6 @@ GlobalBits global_bits(const Relation& inner, const Relation& outer, MPI_Comm co
 
 bool use_compression(const RadixJoinConfig& config, GlobalBits bits, unsigned network_bits) {
   return config.compression == Compression::automatic && compressible(bits.key_bits, bits.rid_bits, network_bits);
-}
-
-std::size_t window_capacity(std::uint64_t inner, std::uint64_t outer, int ranks, unsigned tuple_bytes) {
-  const double share = static_cast<double>(inner + outer) / ranks;
-  return static_cast<std::size_t>(std::min(share * kWindowSlack, static_cast<double>(inner + outer))) * tuple_bytes +
-         2 * 4096;
 }
 
 std::size_t send_buffer_bytes(const RadixJoinConfig& config, unsigned network_bits) {
@@ -73,7 +65,7 @@ std::uint64_t radix_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64
                                          int node_count, const RadixJoinConfig& config) {
   const CpuInfo cpu = detect_cpu();
   const RadixBits bits = choose_radix_bits(inner_tuples, ranks, config.threads, 16, cpu, config.network_bits, config.local_bits);
-  std::uint64_t bytes = window_capacity(inner_tuples, outer_tuples, ranks, 16);
+  std::uint64_t bytes = ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16);
   if (config.force_put || node_count > 1) bytes += send_buffer_bytes(config, bits.network);
   return bytes;
 }
@@ -95,9 +87,10 @@ RadixJoin::RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, cons
   if (bits_.network > 24) throw UsageError("--network-bits must be at most 24");
   if (bits_.network + bits_.local > 40) throw UsageError("--network-bits plus --local-bits must be at most 40");
 
-  needs_puts_ = config.force_put || cluster.node_count() > 1;
-  arena_ = NodeSharedArena(cluster, window_capacity(inner.global_size, outer.global_size, cluster.size(), tuple_bytes));
-  if (needs_puts_) send_buffers_ = MemoryRegion(send_buffer_bytes(config, bits_.network), Prefault::yes);
+  const bool needs_puts = config.force_put || cluster.node_count() > 1;
+  windows_ = std::make_unique<ReceiveWindows>(
+      cluster, ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes), needs_puts);
+  if (needs_puts) send_buffers_ = MemoryRegion(send_buffer_bytes(config, bits_.network), Prefault::yes);
 }
 
 JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
@@ -186,19 +179,15 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
   const std::vector<std::uint64_t> rank_offsets = exclusive_scan_sum(histograms.rank_counts, world);
 
   const std::uint64_t my_window = layout.window_bytes[static_cast<std::size_t>(me)];
-  const int grow = allreduce(my_window > arena_.capacity(cluster_.node_rank()) ? 1 : 0, MPI_MAX, world);
-  if (grow) arena_ = NodeSharedArena(cluster_, static_cast<std::size_t>(static_cast<double>(my_window) * 1.25) + 4096);
-  std::unique_ptr<RmaWindow> window;
-  if (needs_puts_) window = std::make_unique<RmaWindow>(arena_.segment(cluster_.node_rank()), my_window, world);
-  std::unique_ptr<OneSidedWriter> writer;
-  if (window) writer = std::make_unique<OneSidedWriter>(window->handle());
+  windows_->open(my_window);
+  OneSidedWriter* writer = windows_->writer();
 
   // --- network partitioning
   clock.start("network_partition");
   const std::size_t buffer_items = config_.buffer_bytes / sizeof(Stored);
   std::vector<NetworkPassStats> pass_stats(threads);
   run_on_threads(threads, [&](unsigned t) {
-    Stored* buffers = needs_puts_ ? reinterpret_cast<Stored*>(static_cast<std::byte*>(send_buffers_.data()) +
+    Stored* buffers = windows_->needs_puts() ? reinterpret_cast<Stored*>(static_cast<std::byte*>(send_buffers_.data()) +
                                                               t * send_buffer_bytes(config_, bits_.network) / threads)
                                   : nullptr;
     NetworkPartitioner<Format> partitioner(partitions, buffer_items, config_.buffers_per_partition, buffers);
@@ -214,7 +203,7 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
         const std::uint64_t region = is_inner ? 0 : layout.outer_region_offset[static_cast<std::size_t>(q)];
         const int node_rank = cluster_.node_rank_of(q);
         if (node_rank >= 0 && !config_.force_put) {
-          targets[p].direct = reinterpret_cast<Stored*>(arena_.segment(node_rank) + region) + slot;
+          targets[p].direct = reinterpret_cast<Stored*>(windows_->segment(node_rank) + region) + slot;
         } else {
           targets[p].direct = nullptr;
           targets[p].rank = q;
@@ -225,7 +214,7 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
       const std::size_t n = rel.tuples.size();
       const std::size_t first = split_point(n, threads, t);
       partitioner.run(rel.tuples.data() + first, split_point(n, threads, t + 1) - first, format, targets,
-                      thread_counts[t], writer.get(), pass_stats[t]);
+                      thread_counts[t], writer, pass_stats[t]);
     }
   });
   for (const NetworkPassStats& s : pass_stats) {
@@ -239,14 +228,12 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
   }
 
   clock.start("network_wait");
-  if (window) window->close_epoch();
-  MPI_Barrier(world);
-  window.reset();
+  windows_->close();
 
   // --- local partitioning and build/probe over the partitions this rank owns
   clock.add("local_partition", 0);
   clock.start("build_probe");
-  const std::byte* my_segment = arena_.segment(cluster_.node_rank());
+  const std::byte* my_segment = windows_->own();
   const auto* inner_window = reinterpret_cast<const Stored*>(my_segment);
   const auto* outer_window = reinterpret_cast<const Stored*>(my_segment + layout.outer_region_offset[static_cast<std::size_t>(me)]);
   std::vector<std::size_t> owned;

@@ -20,7 +20,7 @@
 #include "hpcdb/join/join_result.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/net/cluster.hpp"
-#include "hpcdb/net/node_shared_arena.hpp"
+#include "hpcdb/join/receive_windows.hpp"
 
 namespace hpcdb {
 
@@ -44,8 +44,7 @@ class RadixJoin : public DistributedJoin {
   RadixJoinConfig config_;
   CpuInfo cpu_;
   RadixBits bits_;
-  bool needs_puts_ = false;
-  NodeSharedArena arena_;
+  std::unique_ptr<ReceiveWindows> windows_;
   MemoryRegion send_buffers_;
 };
 

@@ -24,14 +24,6 @@ namespace hpcdb {
 
 namespace {
 
-constexpr double kWindowSlack = 1.5;  // receive capacity over the mean share, for skewed ranges
-
-std::size_t window_capacity(std::uint64_t inner, std::uint64_t outer, int ranks, unsigned tuple_bytes) {
-  const double share = static_cast<double>(inner + outer) / ranks;
-  return static_cast<std::size_t>(std::min(share * kWindowSlack, static_cast<double>(inner + outer))) * tuple_bytes +
-         2 * 4096;
-}
-
 std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, const SortMergeJoinConfig& config, unsigned tuple_bytes) {
   // Every (thread, relation, range) may leave one partly filled run.
   return (local_tuples + 2ull * config.threads * static_cast<std::uint64_t>(ranks) * config.run_length) * tuple_bytes;
@@ -151,7 +143,7 @@ std::vector<SortedRun<Stored>> merge_level(std::vector<SortedRun<Stored>> runs, 
 std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
                                               const SortMergeJoinConfig& config) {
   const std::uint64_t local = (inner_tuples + outer_tuples) / static_cast<std::uint64_t>(ranks);
-  return 2 * window_capacity(inner_tuples, outer_tuples, ranks, 16) + staging_bytes(local, ranks, config, 16);
+  return 2 * ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16) + staging_bytes(local, ranks, config, 16);
 }
 
 SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& config, const Relation& inner,
@@ -164,9 +156,8 @@ SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& 
   if (config.merge_fan_in < 2 || config.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
   const KeyBounds bounds = key_bounds<KeyBounds>(inner, outer, config.threads, cluster.world());
   const unsigned tuple_bytes = bounds.compressible(config.compression) ? 8 : 16;
-  needs_puts_ = config.force_put || cluster.node_count() > 1;
-  const std::size_t window = window_capacity(inner.global_size, outer.global_size, cluster.size(), tuple_bytes);
-  arena_ = NodeSharedArena(cluster, window);
+  const std::size_t window = ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes);
+  windows_ = std::make_unique<ReceiveWindows>(cluster, window, config.force_put || cluster.node_count() > 1);
   merge_buffer_ = MemoryRegion(window, Prefault::yes);
   staging_ = MemoryRegion(staging_bytes(inner.tuples.size() + outer.tuples.size(), cluster.size(), config, tuple_bytes),
                           Prefault::yes);
@@ -280,15 +271,8 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   const std::vector<std::uint64_t> inner_sizes = allgather(window_tuples[0], world);
   auto outer_region = [&](std::size_t q) { return (inner_sizes[q] * sizeof(Stored) + 63) / 64 * 64; };
   const std::uint64_t my_window = outer_region(static_cast<std::size_t>(me)) + window_tuples[1] * sizeof(Stored);
-  const int grow = allreduce(my_window > arena_.capacity(cluster_.node_rank()) ? 1 : 0, MPI_MAX, world);
-  if (grow) {
-    arena_ = NodeSharedArena(cluster_, static_cast<std::size_t>(static_cast<double>(my_window) * 1.25) + 4096);
-    merge_buffer_ = MemoryRegion(arena_.capacity(cluster_.node_rank()), Prefault::yes);
-  }
-  std::unique_ptr<RmaWindow> window;
-  if (needs_puts_) window = std::make_unique<RmaWindow>(arena_.segment(cluster_.node_rank()), my_window, world);
-  std::unique_ptr<OneSidedWriter> writer;
-  if (window) writer = std::make_unique<OneSidedWriter>(window->handle());
+  if (windows_->open(my_window)) merge_buffer_ = MemoryRegion(windows_->capacity(), Prefault::yes);
+  OneSidedWriter* writer = windows_->writer();
 
   // --- sort runs and ship each as soon as it is sorted
   clock.start("sort");
@@ -325,7 +309,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
       const std::uint64_t region = task.relation == 0 ? 0 : outer_region(task.target);
       const int node_rank = cluster_.node_rank_of(static_cast<int>(task.target));
       if (node_rank >= 0 && !config_.force_put) {
-        Stored* destination = reinterpret_cast<Stored*>(arena_.segment(node_rank) + region) + slot;
+        Stored* destination = reinterpret_cast<Stored*>(windows_->segment(node_rank) + region) + slot;
         Format::sort(run, n, destination, scratch.data());
       } else {
         Format::sort(run, n, run, scratch.data());
@@ -345,13 +329,11 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   }
 
   clock.start("sort_wait");
-  if (window) window->close_epoch();
-  MPI_Barrier(world);
-  window.reset();
+  windows_->close();
 
   // --- merge the received runs of each relation
   clock.start("merge");
-  std::byte* segment = arena_.segment(cluster_.node_rank());
+  std::byte* segment = windows_->own();
   Stored* merged[2] = {nullptr, nullptr};
   unsigned deepest = 0;
   for (int relation = 0; relation < 2; ++relation) {

@@ -20,7 +20,7 @@
 #include "hpcdb/join/distributed_join.hpp"
 #include "hpcdb/join/join_config.hpp"
 #include "hpcdb/net/cluster.hpp"
-#include "hpcdb/net/node_shared_arena.hpp"
+#include "hpcdb/join/receive_windows.hpp"
 
 namespace hpcdb {
 
@@ -37,8 +37,7 @@ class SortMergeJoin : public DistributedJoin {
 
   const Cluster& cluster_;
   SortMergeJoinConfig config_;
-  bool needs_puts_ = false;
-  NodeSharedArena arena_;
+  std::unique_ptr<ReceiveWindows> windows_;
   MemoryRegion staging_;  // runs before they are sorted and sent
   MemoryRegion merge_buffer_;
 };
