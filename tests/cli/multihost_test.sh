@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Joins over 2 and 3 emulated hosts (network namespaces, TCP between hosts)
+# must give the same count and checksum as on one host.
+# Usage: multihost_test.sh path/to/hpcdb path/to/scripts/emulated_cluster.sh
+set -u
+hpcdb=$1
+cluster=$2
+if [ "$(id -u)" -ne 0 ] || ! command -v ip > /dev/null || ! ip netns add hpcdb-probe 2> /dev/null; then
+  echo "skipped: needs root and network namespaces"
+  exit 77
+fi
+ip netns del hpcdb-probe
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+passed=0
+failed=0
+
+digest() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r['matches'], r['checksum'], r['verified'], r['nodes'])" "$1"; }
+
+for algorithm in radix sort-merge; do
+  args=(join --algorithm "$algorithm" --inner 300K --outer 900K --zipf 1.1 --verify)
+  timeout 120 mpirun --oversubscribe --bind-to none -np 2 "$hpcdb" "${args[@]}" --json "$work/one.json" > /dev/null 2>&1
+  read -r m1 c1 v1 n1 <<< "$(digest "$work/one.json")"
+  for hosts in 2 3; do
+    for per_host in 1 2; do
+      name="${algorithm}_${hosts}_hosts_${per_host}_ranks_each"
+      if timeout 300 "$cluster" --hosts "$hosts" --ranks-per-host "$per_host" --rate 10gbit -- \
+           "$hpcdb" "${args[@]}" --json "$work/multi.json" > "$work/out" 2>&1; then
+        read -r m c v n <<< "$(digest "$work/multi.json")"
+        if [ "$m" = "$m1" ] && [ "$c" = "$c1" ] && [ "$v" = "True" ] && [ "$v1" = "True" ] && [ "$n" = "$hosts" ]; then
+          passed=$((passed + 1)); echo "ok   $name ($m matches, checksum $c, $n nodes)"
+          continue
+        fi
+      fi
+      failed=$((failed + 1)); echo "FAIL $name"; tail -20 "$work/out"
+    done
+  done
+done
+if ip netns list | grep -q hpcdb-; then failed=$((failed + 1)); echo "FAIL namespaces left behind"; fi
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
