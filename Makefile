@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test bench-join clean
+.PHONY: all setup build demo test bench-join bench-peers clean
 
 all: build
 
@@ -26,6 +26,15 @@ test: build
 ALGORITHM ?= radix
 bench-join: build
 	@ALGORITHM=$(ALGORITHM) scripts/bench_join.sh $(BUILD)
+
+# Python harness (DuckDB, Polars, matplotlib) in its own virtual environment.
+bench/.venv/bin/python: bench/requirements.txt
+	python3 -m venv bench/.venv
+	bench/.venv/bin/pip install -q -r bench/requirements.txt
+	touch bench/.venv/bin/python
+
+bench-peers: build bench/.venv/bin/python
+	bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
 
 clean:
 	rm -rf $(BUILD)
