@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test bench-join bench-peers clean
+.PHONY: all setup build demo test bench-join bench-peers bench-experiment clean
 
 all: build
 
@@ -35,6 +35,10 @@ bench/.venv/bin/python: bench/requirements.txt
 
 bench-peers: build bench/.venv/bin/python
 	bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
+
+EXPERIMENT ?= phases
+bench-experiment: build bench/.venv/bin/python
+	bench/.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat 5
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""The seeds' experiment types at this machine's scale, one command each.
+
+    bench/.venv/bin/python bench/experiments.py phases|size|ratio|skew|shape|bandwidth [--repeat 5] [--quick]
+
+Every point runs `hpcdb join --repeat N --json` and is reported as the median
+of the N runs with a 95% bootstrap confidence interval; results go to
+bench/results/<experiment>.csv and .png. `bandwidth` runs on emulated hosts
+(scripts/emulated_cluster.sh, root only) and puts the model next to the
+measurement, from a calibration made on the same emulated network.
+"""
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+ENV = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+RADIX_PHASES = ["histogram", "window_allocation", "network_partition", "network_wait", "local_partition", "build_probe"]
+SORT_MERGE_PHASES = ["partition", "window_allocation", "sort", "sort_wait", "merge", "match"]
+
+
+def run_join(args, join_args, ranks=2, threads=1, launcher=None):
+    with tempfile.NamedTemporaryFile(suffix=".json") as out:
+        command = [args.hpcdb, "join", *join_args, "--threads", str(threads), "--repeat", str(args.repeat),
+                   "--json", out.name]
+        if launcher is None:
+            command = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(ranks), *command]
+        else:
+            command = [*launcher, "--", *command]
+        done = subprocess.run(command, env=ENV, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"experiments.py: {' '.join(command)} failed:\n{done.stderr[-3000:]}")
+        runs = json.load(open(out.name))
+    return runs if isinstance(runs, list) else [runs]
+
+
+def median_ci(values, rng=np.random.default_rng(1)):
+    values = np.asarray(values, dtype=float)
+    medians = np.median(rng.choice(values, size=(2000, len(values)), replace=True), axis=1)
+    return float(np.median(values)), float(np.percentile(medians, 2.5)), float(np.percentile(medians, 97.5))
+
+
+def point(runs, **labels):
+    seconds = [r["seconds"] for r in runs]
+    median, low, high = median_ci(seconds)
+    tuples = runs[0]["inner_tuples"] + runs[0]["outer_tuples"]
+    row = dict(labels, median_seconds=median, ci_low=low, ci_high=high, tuples_per_second=tuples / median,
+               matches=runs[0]["matches"], verified=all(r.get("verified") is not False for r in runs))
+    for name in runs[0]["phases"]:
+        row[f"phase_{name}"] = float(np.median([r["phases"][name]["max"] for r in runs]))
+    if "model" in runs[0]:
+        row["model_seconds"] = runs[0]["model"]["seconds"]
+        row["network_bound"] = runs[0]["model"]["network_bound"]
+    return row
+
+
+def save(args, name, rows):
+    os.makedirs(args.out, exist_ok=True)
+    keys = []
+    for row in rows:
+        keys += [k for k in row if k not in keys]
+    path = os.path.join(args.out, f"{name}.csv")
+    with open(path, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=keys)
+        writer.writeheader()
+        writer.writerows(rows)
+    for row in rows:
+        label = " ".join(f"{k}={v}" for k, v in row.items() if k in ("algorithm", "x", "variant"))
+        print(f"  {label:<50} {row['median_seconds']:.4f} s [{row['ci_low']:.4f}, {row['ci_high']:.4f}] "
+              f"{row['tuples_per_second'] / 1e6:7.1f} M/s" + (f"  model {row['model_seconds']:.4f} s" if "model_seconds" in row else ""))
+    print(f"written {path}")
+
+
+def plot(args, name, draw):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4))
+    draw(ax)
+    fig.tight_layout()
+    path = os.path.join(args.out, f"{name}.png")
+    fig.savefig(path, dpi=120)
+    print(f"written {path}")
+
+
+def lines(rows, x_label, ylabel="M input tuples/s (median, 95% CI)"):
+    def draw(ax):
+        for series in sorted({r["variant"] for r in rows}):
+            pts = [r for r in rows if r["variant"] == series]
+            xs = list(range(len(pts)))
+            tps = [r["tuples_per_second"] / 1e6 for r in pts]
+            tuples = [r["tuples_per_second"] * r["median_seconds"] for r in pts]
+            low = [t / 1e6 / r["ci_high"] for t, r in zip(tuples, pts)]
+            high = [t / 1e6 / r["ci_low"] for t, r in zip(tuples, pts)]
+            ax.errorbar(xs, tps, yerr=[np.subtract(tps, low), np.subtract(high, tps)], marker="o", capsize=3, label=series)
+            ax.set_xticks(xs, [str(r["x"]) for r in pts])
+        ax.set_xlabel(x_label)
+        ax.set_ylabel(ylabel)
+        ax.legend()
+    return draw
+
+
+def size_arg(args, text):
+    return text if not args.quick else {"32M": "4M", "16M": "2M", "8M": "1M", "4M": "512K", "64M": "8M", "128M": "16M"}.get(text, text)
+
+
+def phases(args):
+    rows = []
+    for algorithm in ["radix", "sort-merge"]:
+        runs = run_join(args, ["--algorithm", algorithm, "--inner", size_arg(args, "32M"), "--outer", size_arg(args, "32M")])
+        rows.append(point(runs, algorithm=algorithm, variant=algorithm, x=f"{size_arg(args, '32M')} x {size_arg(args, '32M')}"))
+    save(args, "phases", rows)
+
+    def draw(ax):
+        for i, row in enumerate(rows):
+            names = RADIX_PHASES if row["algorithm"] == "radix" else SORT_MERGE_PHASES
+            bottom = 0.0
+            for name in names:
+                value = row.get(f"phase_{name}", 0.0)
+                ax.bar(i, value, bottom=bottom, label=f"{row['algorithm']}: {name}")
+                bottom += value
+        ax.set_xticks(range(len(rows)), [r["algorithm"] for r in rows])
+        ax.set_ylabel("seconds (median of max over ranks)")
+        ax.legend(fontsize=7, ncol=2)
+    plot(args, "phases", draw)
+
+
+def size(args):
+    rows = []
+    for algorithm in ["radix", "sort-merge"]:
+        for n in ["4M", "8M", "16M", "32M", "64M"]:
+            n = size_arg(args, n)
+            rows.append(point(run_join(args, ["--algorithm", algorithm, "--inner", n, "--outer", n]),
+                              algorithm=algorithm, variant=algorithm, x=n))
+    save(args, "size", rows)
+    plot(args, "size", lines(rows, "tuples per relation"))
+
+
+def ratio(args):
+    rows = []
+    outer = size_arg(args, "32M")
+    base = int(outer.rstrip("MK")) * (10**6 if outer.endswith("M") else 10**3)
+    for algorithm in ["radix", "sort-merge"]:
+        for r in [1, 2, 4, 8]:
+            rows.append(point(run_join(args, ["--algorithm", algorithm, "--inner", str(base // r), "--outer", outer]),
+                              algorithm=algorithm, variant=algorithm, x=f"1:{r}"))
+    save(args, "ratio", rows)
+    plot(args, "ratio", lines(rows, "|R| : |S|"))
+
+
+def skew(args):
+    rows = []
+    inner, outer = size_arg(args, "4M"), size_arg(args, "32M")
+    for algorithm, variant, extra in [("radix", "radix round-robin", ["--assignment", "round-robin"]),
+                                      ("radix", "radix skew-aware", ["--assignment", "skew-aware"]),
+                                      ("sort-merge", "sort-merge equal", ["--splitters", "equal"]),
+                                      ("sort-merge", "sort-merge sampled", ["--splitters", "sampled"])]:
+        for theta in ["0", "1.05", "1.2"]:
+            runs = run_join(args, ["--algorithm", algorithm, "--inner", inner, "--outer", outer, "--zipf", theta, *extra])
+            rows.append(point(runs, algorithm=algorithm, variant=variant, x=theta))
+    save(args, "skew", rows)
+    plot(args, "skew", lines(rows, "Zipf factor of the outer foreign keys"))
+
+
+def shape(args):
+    rows = []
+    n = size_arg(args, "32M")
+    for algorithm in ["radix", "sort-merge"]:
+        for ranks, threads in [(2, 1), (1, 2), (1, 1)]:
+            runs = run_join(args, ["--algorithm", algorithm, "--inner", n, "--outer", n], ranks=ranks, threads=threads)
+            rows.append(point(runs, algorithm=algorithm, variant=algorithm, x=f"{ranks}x{threads}"))
+    save(args, "shape", rows)
+    plot(args, "shape", lines(rows, "ranks x threads per rank"))
+
+
+def bandwidth(args):
+    if os.geteuid() != 0:
+        sys.exit("experiments.py bandwidth: needs root (network namespaces)")
+    cluster = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "emulated_cluster.sh")
+    rows = []
+    n = size_arg(args, "8M")
+    with tempfile.TemporaryDirectory() as work:
+        for rate in ["1gbit", "10gbit"]:
+            calibration = os.path.join(work, f"cal-{rate}.json")
+            subprocess.run([cluster, "--hosts", "2", "--rate", rate, "--", args.hpcdb, "calibrate", "--tuples", "4Mi",
+                            "--repeat", "2", "--output", calibration], env=ENV, check=True, capture_output=True)
+            for hosts in [2, 3, 4]:
+                runs = run_join(args, ["--inner", n, "--outer", n, "--calibration", calibration],
+                                launcher=[cluster, "--hosts", str(hosts), "--rate", rate])
+                rows.append(point(runs, algorithm="radix", variant=f"measured {rate}", x=hosts))
+    save(args, "bandwidth", rows)
+
+    def draw(ax):
+        for rate in ["1gbit", "10gbit"]:
+            pts = [r for r in rows if r["variant"] == f"measured {rate}"]
+            xs = [r["x"] for r in pts]
+            ax.errorbar(xs, [r["median_seconds"] for r in pts],
+                        yerr=[[r["median_seconds"] - r["ci_low"] for r in pts], [r["ci_high"] - r["median_seconds"] for r in pts]],
+                        marker="o", capsize=3, label=f"measured, {rate}")
+            ax.plot(xs, [r["model_seconds"] for r in pts], linestyle="--", marker="x", label=f"model, {rate}")
+        ax.set_xlabel("emulated hosts (one rank each)")
+        ax.set_ylabel("join seconds")
+        ax.legend()
+    plot(args, "bandwidth", draw)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    experiments = {"phases": phases, "size": size, "ratio": ratio, "skew": skew, "shape": shape, "bandwidth": bandwidth}
+    parser.add_argument("experiment", choices=sorted(experiments))
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--quick", action="store_true", help="an eighth of the sizes, for a fast look")
+    parser.add_argument("--hpcdb", default="build/hpcdb")
+    parser.add_argument("--out", default="bench/results")
+    args = parser.parse_args()
+    experiments[args.experiment](args)
+
+
+if __name__ == "__main__":
+    main()
