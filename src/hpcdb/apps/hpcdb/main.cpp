@@ -23,9 +23,10 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   hpcdb::JoinOptions join_options;
   CLI::App* join = app.add_subcommand(
       "join",
-      "Distributed equi-join of R (inner) and S (outer) on their 64-bit keys: radix hash join whose network pass "
-      "writes straight into exactly-sized remote windows (one-sided RMA, or shared memory on a node). Prints "
-      "per-phase times, throughput and a checksum of the result pairs.");
+      "Distributed equi-join of R (inner) and S (outer) on their 64-bit keys: the radix hash join, whose network pass "
+      "writes straight into exactly-sized remote windows (one-sided RMA, or shared memory on a node), or the "
+      "sort-merge join, whose runs are sorted and shipped one by one. Prints per-phase times, throughput and a "
+      "checksum of the result pairs.");
   hpcdb::add_join_options(*join, join_options);
   hpcdb::GenerateOptions generate_options;
   CLI::App* generate = app.add_subcommand(
