@@ -90,6 +90,21 @@ struct RunChains {
   }
 };
 
+// How many of the first d outputs of merging a and b come from a (the
+// merge path: a wins ties).
+template <class Format, class Stored>
+std::size_t co_rank(const SortedRun<Stored>& a, const SortedRun<Stored>& b, std::size_t d) {
+  std::size_t lo = d > b.size ? d - b.size : 0;
+  std::size_t hi = std::min(d, a.size);
+  while (lo < hi) {
+    const std::size_t i = lo + (hi - lo) / 2;
+    const std::size_t j = d - i;
+    if (j > 0 && i < a.size && !Format::less(b.data[j - 1], a.data[i])) lo = i + 1;
+    else hi = i;
+  }
+  return lo;
+}
+
 // One level of the multi-way merge: every group of `fan_in` adjacent runs
 // becomes one run, as a tree of two-way SIMD merges evaluated one tree level
 // per round. Every round moves all data from one buffer to the other (a run
@@ -104,30 +119,42 @@ std::vector<SortedRun<Stored>> merge_level(std::vector<SortedRun<Stored>> runs, 
   std::size_t widest = 0;
   for (const auto& g : group_runs) widest = std::max(widest, g.size());
   for (std::size_t width = 1; width < widest; width *= 2) {
-    struct Pair {
-      std::size_t group, first;
+    // A two-way merge (or a copy of a lone run) of this round, or a piece of
+    // one: when there are fewer merges than threads, each is cut into
+    // pieces of equal output at co-ranks, so that all threads work.
+    struct Piece {
+      std::size_t group, first, piece, pieces;
     };
-    std::vector<Pair> pairs;
-    for (std::size_t g = 0; g < groups; ++g) {
-      for (std::size_t i = 0; i < group_runs[g].size(); i += 2) pairs.push_back({g, i});
-    }
+    std::size_t merges = 0;
+    for (std::size_t g = 0; g < groups; ++g) merges += (group_runs[g].size() + 1) / 2;
+    const std::size_t pieces = merges < threads ? threads : 1;
+    std::vector<Piece> tasks_list;
     std::vector<std::vector<SortedRun<Stored>>> next(groups);
-    for (std::size_t g = 0; g < groups; ++g) next[g].resize((group_runs[g].size() + 1) / 2);
-    TaskCounter tasks(pairs.size());
+    for (std::size_t g = 0; g < groups; ++g) {
+      for (std::size_t i = 0; i < group_runs[g].size(); i += 2) {
+        const SortedRun<Stored>& a = group_runs[g][i];
+        const std::size_t size = a.size + (i + 1 < group_runs[g].size() ? group_runs[g][i + 1].size : 0);
+        next[g].push_back({to + (a.data - from), size});
+        for (std::size_t k = 0; k < pieces; ++k) tasks_list.push_back({g, i, k, pieces});
+      }
+    }
+    TaskCounter tasks(tasks_list.size());
     run_on_threads(threads, [&](unsigned) {
       std::size_t t = 0;
       while (tasks.next(t)) {
-        const auto [g, i] = pairs[t];
-        const SortedRun<Stored>& a = group_runs[g][i];
-        Stored* out = to + (a.data - from);
-        if (i + 1 < group_runs[g].size()) {
-          const SortedRun<Stored>& b = group_runs[g][i + 1];
-          Format::merge(a.data, a.size, b.data, b.size, out);
-          next[g][i / 2] = {out, a.size + b.size};
-        } else {
-          std::memcpy(out, a.data, a.size * sizeof(Stored));
-          next[g][i / 2] = {out, a.size};
-        }
+        const Piece& task = tasks_list[t];
+        const SortedRun<Stored>& a = group_runs[task.group][task.first];
+        const SortedRun<Stored> b = task.first + 1 < group_runs[task.group].size()
+                                        ? group_runs[task.group][task.first + 1]
+                                        : SortedRun<Stored>{a.data + a.size, 0};
+        const std::size_t total = a.size + b.size;
+        const std::size_t out_begin = total * task.piece / task.pieces;
+        const std::size_t out_end = total * (task.piece + 1) / task.pieces;
+        const std::size_t a_begin = co_rank<Format>(a, b, out_begin);
+        const std::size_t a_end = co_rank<Format>(a, b, out_end);
+        Stored* out = to + (a.data - from) + out_begin;
+        Format::merge(a.data + a_begin, a_end - a_begin, b.data + (out_begin - a_begin),
+                      (out_end - a_end) - (out_begin - a_begin), out);
       }
     });
     group_runs = std::move(next);
@@ -361,13 +388,33 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   }
   result.sort_merge.merge_levels = deepest;
 
-  // --- match
+  // --- match: threads scan consecutive key ranges (never splitting a key)
   clock.start("match");
+  const Stored* r = merged[0];
+  const Stored* s = merged[1];
+  const std::uint64_t nr = window_tuples[0], ns = window_tuples[1];
+  auto key_of = [format](const Stored& v) { return format.key(v); };
+  std::vector<std::uint64_t> r_cut(threads + 1, nr), s_cut(threads + 1, ns);
+  r_cut[0] = s_cut[0] = 0;
+  for (unsigned t = 1; t < threads; ++t) {
+    std::uint64_t cut = std::max(r_cut[t - 1], nr * t / threads);
+    while (cut > r_cut[t - 1] && cut < nr && key_of(r[cut]) == key_of(r[cut - 1])) ++cut;
+    r_cut[t] = cut;
+    s_cut[t] = cut == nr ? ns
+                         : static_cast<std::uint64_t>(std::lower_bound(s, s + ns, r[cut], [&](const Stored& a, const Stored& b) {
+                             return key_of(a) < key_of(b);
+                           }) - s);
+    s_cut[t] = std::max(s_cut[t], s_cut[t - 1]);
+  }
+  std::vector<MatchCollector> collectors(threads);
+  run_on_threads(threads, [&](unsigned t) {
+    collectors[t].keep_pairs = config_.keep_pairs;
+    merge_join_scan(
+        r + r_cut[t], r_cut[t + 1] - r_cut[t], s + s_cut[t], s_cut[t + 1] - s_cut[t], key_of,
+        [format](const Stored& v) { return format.rid(v); }, collectors[t]);
+  });
   MatchCollector matches;
-  matches.keep_pairs = config_.keep_pairs;
-  merge_join_scan(
-      merged[0], window_tuples[0], merged[1], window_tuples[1], [format](const Stored& v) { return format.key(v); },
-      [format](const Stored& v) { return format.rid(v); }, matches);
+  for (MatchCollector& c : collectors) matches.merge(std::move(c));  // thread order = key order
   result.matches = matches.count;
   result.checksum = matches.checksum;
   result.pairs = std::move(matches.pairs);
