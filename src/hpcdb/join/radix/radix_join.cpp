@@ -17,7 +17,6 @@
 #include "hpcdb/join/radix/window_layout.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/net/one_sided_writer.hpp"
-#include "hpcdb/net/rma_window.hpp"
 
 namespace hpcdb {
 

@@ -13,12 +13,10 @@
 #include "hpcdb/kernels/match_collector.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
-#include "hpcdb/kernels/write_combiner.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 #include "hpcdb/join/sortmerge/sort_formats.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/net/one_sided_writer.hpp"
-#include "hpcdb/net/rma_window.hpp"
 
 namespace hpcdb {
 
@@ -113,7 +111,7 @@ template <class Format, class Stored>
 std::vector<SortedRun<Stored>> merge_level(std::vector<SortedRun<Stored>> runs, std::size_t fan_in, Stored*& from,
                                            Stored*& to, unsigned threads) {
   const std::size_t groups = (runs.size() + fan_in - 1) / fan_in;
-  // groups_of[g] = the group's current runs
+  // group_runs[g]: the current runs of group g
   std::vector<std::vector<SortedRun<Stored>>> group_runs(groups);
   for (std::size_t i = 0; i < runs.size(); ++i) group_runs[i / fan_in].push_back(runs[i]);
   std::size_t widest = 0;
