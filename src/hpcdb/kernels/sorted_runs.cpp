@@ -138,72 +138,79 @@ HPCDB_AVX2 void sort_blocks_of_32(const std::uint64_t* in, std::uint64_t* out, s
 
 inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 
-// Merges biased runs; with Unbias, the output leaves the biased domain.
+// Merges biased runs K registers (4K values) per step; with Unbias, the
+// output leaves the biased domain. Both inputs hold at least 4K values.
+template <bool Unbias, int K>
+HPCDB_AVX2 void merge_blocks(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+                             std::uint64_t* out) {
+  constexpr std::size_t W = 4 * K;
+  const std::uint64_t flip = Unbias ? kBias : 0;
+  const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
+  __m256i x[K], y[K];
+  for (int k = 0; k < K; ++k) {
+    x[k] = load(a + 4 * k);
+    y[k] = load(b + 4 * k);
+  }
+  std::size_t i = W, j = W;
+  for (;;) {
+    if constexpr (K == 2) bitonic_merge_8x8(x[0], x[1], y[0], y[1]);
+    else bitonic_merge_16x16(x, y);
+    for (int k = 0; k < K; ++k) store(out + 4 * k, _mm256_xor_si256(x[k], bias));
+    out += W;
+    // Next comes the block of the input with the smaller head; when that
+    // input has fewer than W left, the rest is merged scalar.
+    const std::uint64_t* next;
+    if (i < na && (j >= nb || as_signed(a[i]) <= as_signed(b[j]))) {
+      if (i + W > na) break;
+      next = a + i;
+      i += W;
+    } else if (j < nb) {
+      if (j + W > nb) break;
+      next = b + j;
+      j += W;
+    } else {
+      break;
+    }
+    for (int k = 0; k < K; ++k) x[k] = load(next + 4 * k);
+  }
+  // Tails: the carried W values (y), and what is left of both inputs.
+  alignas(32) std::uint64_t carry[W];
+  for (int k = 0; k < K; ++k) store(carry + 4 * k, y[k]);
+  std::size_t c = 0;
+  while (c < W || i < na || j < nb) {
+    if (c == W && (i == na || j == nb)) {  // one input left: copy it
+      for (; i < na; ++i) *out++ = a[i] ^ flip;
+      for (; j < nb; ++j) *out++ = b[j] ^ flip;
+      break;
+    }
+    std::uint64_t best = 0;
+    int from = -1;
+    if (c < W) {
+      best = carry[c];
+      from = 0;
+    }
+    if (i < na && (from < 0 || as_signed(a[i]) < as_signed(best))) {
+      best = a[i];
+      from = 1;
+    }
+    if (j < nb && (from < 0 || as_signed(b[j]) < as_signed(best))) {
+      best = b[j];
+      from = 2;
+    }
+    *out++ = best ^ flip;
+    if (from == 0) ++c;
+    else if (from == 1) ++i;
+    else ++j;
+  }
+}
+
 template <bool Unbias>
 HPCDB_AVX2 void merge_biased(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                              std::uint64_t* out) {
+  if (na >= 16 && nb >= 16) return merge_blocks<Unbias, 4>(a, na, b, nb, out);
+  if (na >= 8 && nb >= 8) return merge_blocks<Unbias, 2>(a, na, b, nb, out);
   const std::uint64_t flip = Unbias ? kBias : 0;
   std::size_t i = 0, j = 0;
-  if (na >= 8 && nb >= 8) {
-    const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
-    __m256i x0 = load(a), x1 = load(a + 4);
-    __m256i y0 = load(b), y1 = load(b + 4);
-    i = 8;
-    j = 8;
-    for (;;) {
-      bitonic_merge_8x8(x0, x1, y0, y1);
-      store(out, _mm256_xor_si256(x0, bias));
-      store(out + 4, _mm256_xor_si256(x1, bias));
-      out += 8;
-      // Next comes the block of the input with the smaller head; when that
-      // input has fewer than eight left, the rest is merged scalar.
-      const std::uint64_t* next;
-      if (i < na && (j >= nb || as_signed(a[i]) <= as_signed(b[j]))) {
-        if (i + 8 > na) break;
-        next = a + i;
-        i += 8;
-      } else if (j < nb) {
-        if (j + 8 > nb) break;
-        next = b + j;
-        j += 8;
-      } else {
-        break;
-      }
-      x0 = load(next);
-      x1 = load(next + 4);
-    }
-    // Tails: the carried eight (y), and what is left of both inputs.
-    alignas(32) std::uint64_t carry[8];
-    store(carry, y0);
-    store(carry + 4, y1);
-    std::size_t c = 0;
-    while (c < 8 || i < na || j < nb) {
-      if (c == 8 && (i == na || j == nb)) {  // one input left: copy it
-        for (; i < na; ++i) *out++ = a[i] ^ flip;
-        for (; j < nb; ++j) *out++ = b[j] ^ flip;
-        break;
-      }
-      std::uint64_t best = 0;
-      int from = -1;
-      if (c < 8) {
-        best = carry[c];
-        from = 0;
-      }
-      if (i < na && (from < 0 || as_signed(a[i]) < as_signed(best))) {
-        best = a[i];
-        from = 1;
-      }
-      if (j < nb && (from < 0 || as_signed(b[j]) < as_signed(best))) {
-        best = b[j];
-        from = 2;
-      }
-      *out++ = best ^ flip;
-      if (from == 0) ++c;
-      else if (from == 1) ++i;
-      else ++j;
-    }
-    return;
-  }
   while (i < na && j < nb) *out++ = (as_signed(b[j]) < as_signed(a[i]) ? b[j++] : a[i++]) ^ flip;
   while (i < na) *out++ = a[i++] ^ flip;
   while (j < nb) *out++ = b[j++] ^ flip;
