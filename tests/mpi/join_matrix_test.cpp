@@ -218,6 +218,15 @@ TEST(RadixJoinSkew, HeavyPartitionIsSharedByThreads) {
   EXPECT_GT(result.radix.probe_splits, 0u);
 }
 
+TEST(RadixJoinSkew, OversizedBuildPartitionIsSplit) {
+  const GlobalInput input = kWorkloads[11].make();  // every key in one partition
+  const JoinResult result = run_once(input, make_config(false, 1, Assignment::round_robin, 65536, 2));
+  const Expected expected = serial_join(input);
+  EXPECT_EQ(result.matches, expected.matches);
+  EXPECT_EQ(result.checksum, expected.checksum);
+  EXPECT_GT(result.radix.build_splits, 0u);
+}
+
 TEST(RadixJoinPhases, ReportsEveryPhase) {
   const JoinResult result = run_once(generated(1000, 1000, 0.0, 1.0), make_config(false, 1, Assignment::round_robin, 65536, 2));
   std::vector<std::string> names;

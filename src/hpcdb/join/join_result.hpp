@@ -24,7 +24,6 @@ struct EffectiveRadixSettings {
   unsigned tuple_bytes = 16;  // bytes per tuple in windows
   unsigned key_bits = 0;      // bits the keys use
   unsigned rid_bits = 0;      // bits the rids use
-  bool shared_memory_writes = false;  // co-located ranks written directly
   std::uint64_t build_splits = 0;     // oversized build partitions split
   std::uint64_t probe_splits = 0;     // oversized probe partitions shared by threads
 };

@@ -153,7 +153,6 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
   result.radix.local_bits = bits_.local;
   result.radix.key_bits = histograms.bits.key_bits;
   result.radix.rid_bits = histograms.bits.rid_bits;
-  result.radix.shared_memory_writes = !config_.force_put && cluster_.node_size() > 1;
   return result;
 }
 
