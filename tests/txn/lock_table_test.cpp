@@ -72,10 +72,12 @@ TEST(LockTable, ConversionsUpgradeInPlaceOrWaitAtTheHead) {
   ASSERT_TRUE(granted(six));
   EXPECT_EQ(six->mode, M::SIX);
   EXPECT_EQ(t.held_by(2, 1), M::SIX);
-  // txn 3 (IS) now wants X: conflicts with SIX, waits at the head, ahead of txn 4.
+  // txn 4 asks for S (conflicts with SIX) and waits; then txn 3 (holding IS)
+  // asks for X: its conversion waits ahead of txn 4's new request.
+  EXPECT_FALSE(t.request(4, 2, 1, M::S, 0).has_value());
   EXPECT_FALSE(t.request(3, 1, 1, M::X, 0).has_value());
   const std::vector<LockReply> grants = t.release_all(2);
-  ASSERT_GE(grants.size(), 1u);
+  ASSERT_EQ(grants.size(), 1u);  // txn 4's S must wait behind the X
   EXPECT_EQ(grants[0].txn, 3u);
   EXPECT_EQ(grants[0].mode, M::X);
   EXPECT_EQ(t.held_by(3, 1), M::X);

@@ -32,11 +32,6 @@ class PhaseClock {
     }
     phases_.emplace_back(name, seconds);
   }
-  double seconds(const std::string& name) const {
-    for (const auto& [n, s] : phases_)
-      if (n == name) return s;
-    return 0.0;
-  }
   const std::vector<std::pair<std::string, double>>& phases() const { return phases_; }
 
  private:

@@ -2,7 +2,6 @@
 // Options of the distributed join operators (what the command line sets).
 #include <cstddef>
 #include <cstdint>
-#include <string>
 
 namespace hpcdb {
 
@@ -33,10 +32,5 @@ struct SortMergeJoinConfig {
   bool force_put = false;
   bool keep_pairs = false;
 };
-
-std::string to_string(Assignment assignment);
-std::string to_string(SendOrder order);
-std::string to_string(Splitters splitters);
-std::string to_string(Compression compression);
 
 }  // namespace hpcdb

@@ -26,10 +26,4 @@ inline KeyRidBits radix_histogram(const Tuple* tuples, std::size_t n, std::uint6
   return {key_or, rid_or};
 }
 
-// Counts by an arbitrary partition function over stored tuples (local passes).
-template <class Stored, class PartitionOf>
-void histogram_by(const Stored* items, std::size_t n, PartitionOf partition_of, std::uint64_t* counts) {
-  for (std::size_t i = 0; i < n; ++i) ++counts[partition_of(items[i])];
-}
-
 }  // namespace hpcdb

@@ -22,8 +22,6 @@ class Cluster {
   MPI_Comm node() const { return node_; }
   int node_rank() const { return node_rank_; }
   int node_size() const { return static_cast<int>(node_members_.size()); }
-  // World rank of node rank i.
-  int node_member(int i) const { return node_members_[static_cast<std::size_t>(i)]; }
   // Node rank of a world rank, or -1 when it lives on another node.
   int node_rank_of(int world_rank) const { return node_rank_of_[static_cast<std::size_t>(world_rank)]; }
   int node_count() const { return node_count_; }
