@@ -1,5 +1,6 @@
 #pragma once
 #include <chrono>
+#include <cstdint>
 
 namespace hpcdb {
 
@@ -14,5 +15,15 @@ class Stopwatch {
   using Clock = std::chrono::steady_clock;
   Clock::time_point start_;
 };
+
+}  // namespace hpcdb
+
+namespace hpcdb {
+
+// Nanoseconds on the monotonic clock (for latencies and deadlines).
+inline std::uint64_t monotonic_ns() {
+  return static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
+}
 
 }  // namespace hpcdb

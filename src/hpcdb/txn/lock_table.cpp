@@ -98,7 +98,7 @@ void LockTable::grant_from_head(LockId lock, std::vector<LockReply>& out) {
     const Waiter w = e.queue.front();
     const LockMode others = w.conversion ? group_without(e, w.txn) : group_mode(e.granted);
     if (!compatible(w.mode, others)) break;
-    e.queue.pop_front();
+    e.queue.erase(e.queue.begin());
     grant(e, w.txn, w.mode);
     out.push_back({w.txn, w.agent, lock, w.mode, true});
   }
@@ -126,6 +126,25 @@ std::vector<LockReply> LockTable::release_all(TxnId txn) {
   return grants;
 }
 
+std::vector<LockReply> LockTable::release(TxnId txn, LockId lock) {
+  std::vector<LockReply> grants;
+  Entry& e = entry(lock);
+  Holder* h = holder_of(e, txn);
+  if (h == nullptr) return grants;
+  --e.granted[static_cast<std::size_t>(index_of(h->mode))];
+  e.holders.erase(e.holders.begin() + (h - e.holders.data()));
+  e.queue.erase(std::remove_if(e.queue.begin(), e.queue.end(), [&](const Waiter& w) { return w.txn == txn; }),
+                e.queue.end());  // a conversion it still waited for
+  const auto found = txn_locks_.find(txn);
+  if (found != txn_locks_.end()) {
+    auto& locks = found->second;
+    locks.erase(std::remove(locks.begin(), locks.end(), lock), locks.end());
+    if (locks.empty()) txn_locks_.erase(found);
+  }
+  grant_from_head(lock, grants);
+  return grants;
+}
+
 std::vector<LockReply> LockTable::expire(std::uint64_t now_ns) {
   std::vector<LockReply> replies;
   const std::vector<LockId> locks(pending_.begin(), pending_.end());
@@ -134,7 +153,7 @@ std::vector<LockReply> LockTable::expire(std::uint64_t now_ns) {
     bool removed = false;
     while (!e.queue.empty() && e.queue.front().deadline_ns <= now_ns) {
       const Waiter w = e.queue.front();
-      e.queue.pop_front();
+      e.queue.erase(e.queue.begin());
       removed = true;
       Holder* h = holder_of(e, w.txn);
       replies.push_back({w.txn, w.agent, lock, h ? h->mode : LockMode::NL, false});

@@ -13,7 +13,6 @@
 // that must wait goes ahead of every new request (behind earlier conversions).
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <set>
 #include <unordered_map>
@@ -52,6 +51,13 @@ class LockTable {
   // returns the grants this makes possible, to be sent.
   std::vector<LockReply> release_all(TxnId txn);
 
+  // Releases one lock `txn` holds (early release, e.g. read locks under read
+  // committed); returns the grants this makes possible.
+  std::vector<LockReply> release(TxnId txn, LockId lock);
+
+  // Whether `txn` holds or waits for any lock here.
+  bool knows(TxnId txn) const { return txn_locks_.contains(txn); }
+
   // Denies every waiting request at a queue's head whose time is up, then
   // grants what became grantable; returns both, to be sent.
   std::vector<LockReply> expire(std::uint64_t now_ns);
@@ -79,7 +85,7 @@ class LockTable {
   struct Entry {
     std::array<std::uint32_t, kLockModes> granted{};
     std::vector<Holder> holders;
-    std::deque<Waiter> queue;
+    std::vector<Waiter> queue;  // short in practice: a vector is smaller than an empty deque
   };
 
   Entry& entry(LockId lock);

@@ -9,6 +9,7 @@
 
 #include "hpcdb/apps/hpcdb/calibration.hpp"
 #include "hpcdb/apps/hpcdb/join_report.hpp"
+#include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/apps/hpcdb/model_command.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
@@ -57,16 +58,6 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
   }
 }
 
-void write_json(const std::string& target, const nlohmann::ordered_json& document) {
-  const std::string text = document.dump(2) + "\n";
-  if (target == "-") {
-    std::cout << text << std::flush;
-    return;
-  }
-  std::ofstream out(target);
-  out << text;
-  if (!out) throw UsageError("cannot write JSON file '" + target + "'");
-}
 
 }  // namespace
 

@@ -1,4 +1,4 @@
-// hpcdb: a distributed in-memory query engine on MPI. Run it under mpirun
+// hpcdb: a distributed in-memory query and transaction engine on MPI. Run it under mpirun
 // (or as a single process): `mpirun -np 2 hpcdb join --inner 32M --outer 32M`.
 #include <CLI/CLI.hpp>
 
@@ -7,6 +7,7 @@
 #include "hpcdb/apps/hpcdb/calibrate_command.hpp"
 #include "hpcdb/apps/hpcdb/generate_command.hpp"
 #include "hpcdb/apps/hpcdb/model_command.hpp"
+#include "hpcdb/apps/hpcdb/txn_command.hpp"
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
 #include "hpcdb/core/error.hpp"
@@ -42,6 +43,13 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
       "model", "Predict a join's time per phase with the analytical model (thesis Eqs. 3.1-3.20) from a calibration "
                "file: compute- or network-bound regime and the optimal worker threads per machine.");
   hpcdb::add_model_options(*model, model_options);
+  hpcdb::TxnOptions txn_options;
+  CLI::App* txn = app.add_subcommand(
+      "txn", "Run transactions through the distributed lock manager: lock agents own ranges of locks and the records "
+             "they guard, transaction agents take locks one by one (six multi-granularity modes, strict 2PL, "
+             "bounded-wait/no-wait/wait-die deadlock handling), read and write records one-sidedly and commit with 2PC "
+             "when they wrote at several lock agents. Prints throughput, aborts, latencies and the model.");
+  hpcdb::add_txn_options(*txn, txn_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -61,6 +69,7 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   if (generate->parsed()) return hpcdb::run_generate_command(cluster, generate_options);
   if (calibrate->parsed()) return hpcdb::run_calibrate_command(cluster, calibrate_options);
   if (model->parsed()) return hpcdb::run_model_command(cluster, model_options);
+  if (txn->parsed()) return hpcdb::run_txn_command(cluster, txn_options);
   return 2;
 }
 

@@ -1,0 +1,116 @@
+#include "hpcdb/apps/hpcdb/txn_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+#include "hpcdb/apps/hpcdb/json_output.hpp"
+#include "hpcdb/apps/hpcdb/txn_report.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/units.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/txn/txn_engine.hpp"
+
+namespace hpcdb {
+
+void add_txn_options(CLI::App& txn, TxnOptions& o) {
+  txn.add_option("--workload", o.workload, "Workload: synthetic (the thesis's: N locks per transaction, uniform modes)")
+      ->check(CLI::IsMember({"synthetic"}))
+      ->capture_default_str();
+  txn.add_option("--transport", o.transport,
+                 "How agents exchange messages: one-sided (mailboxes in RMA windows with a notification queue) or "
+                 "two-sided (MPI_Send into pre-posted receives)")
+      ->capture_default_str();
+  txn.add_option("--lock-agents", o.lock_agents, "Ranks that run lock agents; the others run transactions")
+      ->capture_default_str();
+  txn.add_option("--placement", o.placement,
+                 "Where lock agents run: spread (dealt round-robin over the nodes) or first (the first ranks)")
+      ->capture_default_str();
+  txn.add_option("--locks-per-agent", o.locks_per_agent, "Locks (and records) each lock agent owns, e.g. 1M")
+      ->capture_default_str();
+  txn.add_option("--cc", o.cc,
+                 "Deadlock handling: bounded-wait (a request waits at most --lock-timeout, then the transaction "
+                 "aborts), no-wait (denied at once if not grantable) or wait-die (only older transactions wait)")
+      ->capture_default_str();
+  txn.add_option("--lock-timeout", o.lock_timeout_ms, "Bounded wait, in milliseconds")->capture_default_str();
+  txn.add_option("--isolation", o.isolation,
+                 "serializable (strict 2PL) or read-committed (read locks released right after the read)")
+      ->capture_default_str();
+  txn.add_option("--locks-per-txn", o.locks_per_txn, "Distinct locks each transaction takes")->capture_default_str();
+  txn.add_option("--remote-prob", o.remote_probability,
+                 "Probability that a lock belongs to a lock agent on another node")
+      ->capture_default_str();
+  txn.add_option("--duration", o.duration, "Seconds each transaction agent runs")->capture_default_str();
+  txn.add_option("--transactions", o.transactions,
+                 "Run exactly this many transactions per transaction agent instead of --duration (0: use --duration)")
+      ->capture_default_str();
+  txn.add_option("--seed", o.seed, "Random seed of the workload")->capture_default_str();
+  txn.add_flag("--no-data", o.no_data, "Take locks only; do not read or write the records they guard");
+  txn.add_flag("--check", o.check,
+               "Record every committed transaction's reads and writes and check the history afterwards "
+               "(serializability, or no dirty reads under read committed); exit 1 on a violation");
+  txn.add_option("--vote-no-prob", o.vote_no_probability,
+                 "Fault injection: probability that a 2PC participant votes no (the transaction then rolls back)")
+      ->capture_default_str();
+  txn.add_option("--vote-timeout", o.vote_timeout_ms, "Milliseconds a coordinator waits for 2PC votes")
+      ->capture_default_str();
+  txn.add_option("--reply-timeout", o.reply_timeout_s,
+                 "Seconds an agent waits for a peer before declaring it dead and ending the job")
+      ->capture_default_str();
+  txn.add_option("--pings", o.pings, "Round trips per transaction agent to calibrate the model's message time")
+      ->capture_default_str();
+  txn.add_option("--fail-rank", o.fail_rank, "Testing aid: this rank kills itself --fail-after seconds into the run");
+  txn.add_option("--fail-after", o.fail_after, "Testing aid: see --fail-rank")->capture_default_str();
+  txn.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
+}
+
+TxnEngineConfig resolve(const TxnOptions& o) {
+  TxnEngineConfig c;
+  c.transport = parse_transport_kind(o.transport);
+  c.lock_agents = o.lock_agents;
+  c.placement = parse_agent_placement(o.placement);
+  c.locks_per_agent = parse_count(o.locks_per_agent, "--locks-per-agent");
+  if (c.locks_per_agent < 1) throw UsageError("--locks-per-agent must be at least 1");
+  c.policy = parse_deadlock_policy(o.cc);
+  if (!(o.lock_timeout_ms > 0)) throw UsageError("--lock-timeout must be positive");
+  c.lock_timeout_ns = static_cast<std::uint64_t>(o.lock_timeout_ms * 1e6);
+  c.isolation = parse_isolation_level(o.isolation);
+  c.locks_per_txn = o.locks_per_txn;
+  if (o.locks_per_txn < 1 || o.locks_per_txn > 1000) throw UsageError("--locks-per-txn must be between 1 and 1000");
+  c.remote_probability = o.remote_probability;
+  if (!(o.remote_probability >= 0 && o.remote_probability <= 1)) throw UsageError("--remote-prob must be in [0, 1]");
+  c.transactions_per_agent = parse_count(o.transactions, "--transactions");
+  if (c.transactions_per_agent == 0 && !(o.duration > 0)) throw UsageError("--duration must be positive");
+  c.duration_seconds = o.duration;
+  c.seed = o.seed;
+  c.access_data = !o.no_data;
+  c.record_history = o.check;
+  if (o.check && o.no_data) throw UsageError("--check needs record access; drop --no-data");
+  if (!(o.vote_no_probability >= 0 && o.vote_no_probability <= 1)) throw UsageError("--vote-no-prob must be in [0, 1]");
+  c.vote_no_probability = o.vote_no_probability;
+  if (!(o.vote_timeout_ms > 0)) throw UsageError("--vote-timeout must be positive");
+  c.vote_timeout_ns = static_cast<std::uint64_t>(o.vote_timeout_ms * 1e6);
+  if (!(o.reply_timeout_s > 0)) throw UsageError("--reply-timeout must be positive");
+  c.reply_timeout_ns = static_cast<std::uint64_t>(o.reply_timeout_s * 1e9);
+  if (o.pings < 0) throw UsageError("--pings must not be negative");
+  c.calibration_pings = o.pings;
+  c.fail_rank = o.fail_rank;
+  c.fail_after_seconds = o.fail_after;
+  return c;
+}
+
+int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
+  TxnEngineConfig config;
+  run_collectively(cluster.world(), [&] { config = resolve(options); });
+  const TxnRunResult result = run_txn_engine(cluster.world(), config);
+  if (cluster.rank() != 0) return 0;  // rank 0 reports, and fails the job on a bad history
+  std::ostream& text = options.json == "-" ? std::cerr : std::cout;
+  text << txn_report_text(options, config, result);
+  if (!options.json.empty()) {
+    run_collectively(MPI_COMM_SELF, [&] { write_json(options.json, txn_report_json(options, config, result)); });
+  }
+  if (result.check && !result.check->ok) return 1;
+  return 0;
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,64 @@
+#pragma once
+// Small fixed-size messages between ranks, for request/response protocols
+// such as the lock manager's: any rank may send to any rank, a receiver
+// polls for what arrived (in each sender's order), and a coordinator can
+// collect votes in a word that participants add to (+1 yes, +2^32 no).
+//
+// Two designs sit behind this interface: one-sided mailboxes (MPI RMA
+// windows allocated once; see one_sided_transport.hpp) and two-sided
+// messages into pre-posted receives (two_sided_transport.hpp).
+#include <mpi.h>
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace hpcdb {
+
+constexpr std::size_t kMaxMessageBytes = 56;
+
+struct Envelope {
+  int origin = 0;  // world rank of the sender
+  std::array<std::byte, kMaxMessageBytes> bytes{};
+};
+
+// Yes votes count in the low 32 bits of a tally, no votes in the high 32.
+struct VoteTally {
+  std::uint32_t yes = 0;
+  std::uint32_t no = 0;
+  static VoteTally of(std::uint64_t word) {
+    return {static_cast<std::uint32_t>(word), static_cast<std::uint32_t>(word >> 32)};
+  }
+};
+
+class MessageTransport {
+ public:
+  virtual ~MessageTransport() = default;
+  virtual std::string name() const = 0;
+
+  // Delivers `bytes` (at most kMaxMessageBytes) to `target`'s poll(). Messages
+  // from one sender to one target arrive in the order they were sent.
+  virtual void send(int target, const void* bytes, std::size_t size) = 0;
+  // The next message that arrived, if any; never blocks.
+  virtual std::optional<Envelope> poll() = 0;
+
+  // Vote words: the coordinator owns `vote_slots()` of them.
+  virtual std::uint32_t vote_slots() const = 0;
+  virtual void reset_votes(std::uint32_t slot) = 0;
+  virtual void cast_vote(int coordinator, std::uint32_t slot, bool yes) = 0;
+  // The coordinator's tally of `slot`; call poll() in between to make progress.
+  virtual VoteTally votes(std::uint32_t slot) = 0;
+};
+
+enum class TransportKind { one_sided, two_sided };
+
+std::string to_string(TransportKind kind);
+TransportKind parse_transport_kind(const std::string& text);
+
+// Collective over `comm`: every rank creates its end with the same kind.
+std::unique_ptr<MessageTransport> make_transport(TransportKind kind, MPI_Comm comm);
+
+}  // namespace hpcdb

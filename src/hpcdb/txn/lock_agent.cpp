@@ -1,0 +1,159 @@
+#include "hpcdb/txn/lock_agent.hpp"
+
+#include <algorithm>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/txn/fault_injection.hpp"
+
+namespace hpcdb {
+namespace {
+constexpr std::uint64_t kSweepIntervalNs = 1'000'000;  // bounded-wait timeouts are checked every millisecond
+}
+
+LockAgent::LockAgent(MessageTransport& transport, RecordStore& records, const AgentRoles& roles,
+                     const TxnEngineConfig& config, int rank)
+    : transport_(transport),
+      records_(records),
+      roles_(roles),
+      config_(config),
+      rank_(rank),
+      table_(roles.first_lock_of(roles.lock_agent_index(rank)), roles.locks_per_agent(), config.policy,
+             config.lock_timeout_ns),
+      rng_(config.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(rank)) {}
+
+TxnMetrics LockAgent::run() {
+  start_ns_ = monotonic_ns();
+  last_message_ns_ = start_ns_;
+  std::uint64_t next_sweep = start_ns_ + kSweepIntervalNs;
+  unsigned loops = 0;
+  while (agents_done_ < roles_.txn_agents().size()) {
+    if (auto e = transport_.poll()) {
+      handle(*e);
+      if ((++loops & 255) != 0) continue;  // under load, look at the clock now and then
+    }
+    const std::uint64_t now = monotonic_ns();
+    if (now >= next_sweep) {
+      if (table_.pending_locks() > 0) answer_deferred(table_.expire(now));
+      next_sweep = now + kSweepIntervalNs;
+      check_liveness(now);
+      fail_if_asked(config_, rank_, start_ns_, now);
+    }
+  }
+  metrics_.seconds = static_cast<double>(monotonic_ns() - start_ns_) * 1e-9;
+  return metrics_;
+}
+
+void LockAgent::check_liveness(std::uint64_t now_ns) {
+  const double planned = config_.transactions_per_agent > 0 ? 0.0 : config_.duration_seconds;
+  if (static_cast<double>(now_ns - start_ns_) * 1e-9 < planned) return;
+  if (now_ns - last_message_ns_ < config_.reply_timeout_ns) return;
+  throw Error("lock agent (rank " + std::to_string(rank_) + ") heard nothing for " +
+              std::to_string(config_.reply_timeout_ns / 1'000'000'000) + " s while " +
+              std::to_string(roles_.txn_agents().size() - agents_done_) +
+              " transaction agent(s) had not finished: one has probably died or hangs");
+}
+
+void LockAgent::handle(const Envelope& e) {
+  const std::uint64_t arrived = monotonic_ns();
+  last_message_ns_ = arrived;
+  const TxnMessage m = message_in(e);
+  switch (m.type) {
+    case TxnMessageType::lock_request:
+      on_lock_request(e.origin, m, arrived);
+      return;
+    case TxnMessageType::release:
+      answer_deferred(table_.release(m.txn, m.lock));
+      return;
+    case TxnMessageType::vote_request: {
+      const bool injected_no = config_.vote_no_probability > 0 &&
+                               std::bernoulli_distribution(config_.vote_no_probability)(rng_);
+      transport_.cast_vote(e.origin, m.vote_slot, table_.knows(m.txn) && !injected_no);
+      return;
+    }
+    case TxnMessageType::end_of_txn:
+      on_end_of_txn(m);
+      return;
+    case TxnMessageType::ping: {
+      TxnMessage pong = m;
+      pong.type = TxnMessageType::pong;
+      send_message(transport_, e.origin, pong);
+      return;
+    }
+    case TxnMessageType::agent_done:
+      ++agents_done_;
+      return;
+    default:
+      throw Error("lock agent (rank " + std::to_string(rank_) + ") got an unexpected message of type " +
+                  std::to_string(static_cast<int>(m.type)) + " from rank " + std::to_string(e.origin));
+  }
+}
+
+void LockAgent::on_lock_request(int origin, const TxnMessage& m, std::uint64_t arrived_ns) {
+  if (roles_.owner_of(m.lock) != rank_) {
+    throw Error("rank " + std::to_string(origin) + " asked lock agent rank " + std::to_string(rank_) + " for lock " +
+                std::to_string(m.lock) + ", which it does not own");
+  }
+  const auto reply = table_.request(m.txn, origin, m.lock, m.mode, arrived_ns);
+  const std::uint64_t service = monotonic_ns() - arrived_ns;
+  if (reply) {
+    answer(*reply, 0, service, m.sent_ns);
+  } else {
+    waiting_[m.txn] = {arrived_ns, service, m.sent_ns};
+  }
+}
+
+void LockAgent::on_end_of_txn(const TxnMessage& m) {
+  if (m.commit) {
+    undo_.erase(m.txn);
+  } else {
+    roll_back(m.txn);
+  }
+  waiting_.erase(m.txn);
+  answer_deferred(table_.release_all(m.txn));
+}
+
+void LockAgent::answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns,
+                       std::uint64_t sent_ns) {
+  if (reply.granted && reply.mode == LockMode::X) take_undo_image(reply.txn, reply.lock);
+  TxnMessage out;
+  out.type = TxnMessageType::lock_reply;
+  out.txn = reply.txn;
+  out.lock = reply.lock;
+  out.mode = reply.mode;
+  out.granted = reply.granted ? 1 : 0;
+  out.queued_ns = static_cast<std::uint32_t>(std::min<std::uint64_t>(queued_ns, UINT32_MAX));
+  out.service_ns = static_cast<std::uint32_t>(std::min<std::uint64_t>(service_ns, UINT32_MAX));
+  out.sent_ns = sent_ns;
+  send_message(transport_, reply.agent, out);
+  metrics_.queueing.add(queued_ns);
+  metrics_.service.add(service_ns);
+}
+
+void LockAgent::answer_deferred(const std::vector<LockReply>& replies) {
+  const std::uint64_t now = monotonic_ns();
+  for (const LockReply& r : replies) {
+    const auto w = waiting_.find(r.txn);
+    if (w == waiting_.end()) throw Error("lock agent answered a request it never queued");
+    answer(r, now - w->second.arrived_ns, w->second.service_ns, w->second.sent_ns);
+    waiting_.erase(w);
+  }
+}
+
+void LockAgent::take_undo_image(TxnId txn, LockId record) {
+  if (!records_.enabled()) return;
+  auto& images = undo_[txn];
+  if (std::any_of(images.begin(), images.end(), [&](const auto& i) { return i.first == record; })) return;
+  images.emplace_back(record, records_.local(record));
+}
+
+void LockAgent::roll_back(TxnId txn) {
+  const auto found = undo_.find(txn);
+  if (found == undo_.end()) return;
+  for (auto it = found->second.rbegin(); it != found->second.rend(); ++it) records_.local(it->first) = it->second;
+  records_.publish_local_writes();
+  undo_.erase(found);
+  ++metrics_.counters.rollbacks;
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,58 @@
+#pragma once
+// A lock agent: owns a range of locks (lock_table.hpp) and the records they
+// guard, answers the transaction agents' requests from its mailbox, takes an
+// undo image of a record whenever it grants the exclusive lock on it, votes in
+// 2PC, rolls back on abort, and denies requests whose bounded wait expired.
+// It runs until every transaction agent has said it is done.
+#include <random>
+#include <unordered_map>
+#include <vector>
+
+#include "hpcdb/net/message_transport.hpp"
+#include "hpcdb/txn/record_store.hpp"
+#include "hpcdb/txn/txn_config.hpp"
+#include "hpcdb/txn/txn_messages.hpp"
+#include "hpcdb/txn/txn_metrics.hpp"
+
+namespace hpcdb {
+
+class LockAgent {
+ public:
+  LockAgent(MessageTransport& transport, RecordStore& records, const AgentRoles& roles, const TxnEngineConfig& config,
+            int rank);
+
+  // Serves requests until all transaction agents are done; returns its counts and timings.
+  TxnMetrics run();
+
+ private:
+  struct Waiting {
+    std::uint64_t arrived_ns;
+    std::uint64_t service_ns;
+    std::uint64_t sent_ns;
+  };
+
+  void handle(const Envelope& e);
+  void on_lock_request(int origin, const TxnMessage& m, std::uint64_t arrived_ns);
+  void on_end_of_txn(const TxnMessage& m);
+  void answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns, std::uint64_t sent_ns);
+  void answer_deferred(const std::vector<LockReply>& replies);
+  void take_undo_image(TxnId txn, LockId record);
+  void roll_back(TxnId txn);
+  void check_liveness(std::uint64_t now_ns);
+
+  MessageTransport& transport_;
+  RecordStore& records_;
+  const AgentRoles& roles_;
+  const TxnEngineConfig& config_;
+  int rank_;
+  LockTable table_;
+  std::mt19937_64 rng_;
+  std::unordered_map<TxnId, Waiting> waiting_;  // a transaction waits for at most one lock
+  std::unordered_map<TxnId, std::vector<std::pair<LockId, Record>>> undo_;
+  TxnMetrics metrics_;
+  std::size_t agents_done_ = 0;
+  std::uint64_t start_ns_ = 0;
+  std::uint64_t last_message_ns_ = 0;
+};
+
+}  // namespace hpcdb

@@ -1,0 +1,52 @@
+#pragma once
+// The records the locks guard: record i of the lock-id space lives at the
+// lock agent that owns lock i, in an MPI window allocated at start-up.
+// Transaction agents read and write records one-sidedly (MPI_Get/MPI_Put),
+// only while they hold the covering lock; the owning lock agent touches its
+// own records only to take and restore undo images.
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "hpcdb/txn/agent_roles.hpp"
+
+namespace hpcdb {
+
+struct Record {
+  TxnId version = 0;      // the transaction that wrote it last (0: initial)
+  std::uint64_t value = 0;
+};
+
+class RecordStore {
+ public:
+  // Collective. A lock agent holds its range's records (zeroed); other ranks none.
+  RecordStore(MPI_Comm comm, const AgentRoles& roles, bool enabled);
+  ~RecordStore();
+  RecordStore(const RecordStore&) = delete;
+  RecordStore& operator=(const RecordStore&) = delete;
+
+  bool enabled() const { return enabled_; }
+
+  // Remote access (transaction agents). Reads land in `into`, and `value`
+  // must stay unchanged, until complete().
+  void start_read(LockId record, Record* into);
+  void write(LockId record, const Record& value);
+  void complete();  // finishes every started read and write
+
+  // Local access (the owning lock agent).
+  Record& local(LockId record);
+  void publish_local_writes() const { MPI_Win_sync(win_); }  // before others may read them
+  std::vector<std::pair<LockId, TxnId>> written_versions() const;  // records with a version other than 0
+
+ private:
+  const AgentRoles& roles_;
+  bool enabled_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  MPI_Win win_ = MPI_WIN_NULL;
+  Record* base_ = nullptr;
+  LockId first_ = 0;
+  LockId count_ = 0;
+};
+
+}  // namespace hpcdb
