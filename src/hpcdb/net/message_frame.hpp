@@ -1,6 +1,8 @@
 #pragma once
-// The 64-byte unit both transports move: a small header (what kind of frame,
-// how many payload bytes, which vote slot) and up to kMaxMessageBytes of payload.
+// The 64-byte unit (one cache line) both transports move: a word that
+// marks the frame valid where a transport needs one, a small header (what
+// kind of frame, how many payload bytes, which vote slot) and up to
+// kMaxMessageBytes of payload.
 #include <cstdint>
 #include <cstring>
 
@@ -12,6 +14,7 @@ namespace hpcdb {
 enum class FrameKind : std::uint8_t { message = 1, vote = 2 };
 
 struct alignas(64) MessageFrame {
+  std::uint64_t marker = 0;
   FrameKind kind = FrameKind::message;
   std::uint8_t size = 0;
   std::uint16_t unused = 0;

@@ -18,7 +18,7 @@
 
 namespace hpcdb {
 
-constexpr std::size_t kMaxMessageBytes = 56;
+constexpr std::size_t kMaxMessageBytes = 48;
 
 struct Envelope {
   int origin = 0;  // world rank of the sender
@@ -53,12 +53,17 @@ class MessageTransport {
   virtual VoteTally votes(std::uint32_t slot) = 0;
 };
 
-enum class TransportKind { one_sided, two_sided };
+enum class TransportKind {
+  one_sided,      // shared memory between ranks of a node, MPI RMA between nodes
+  one_sided_rma,  // MPI RMA between all ranks (to compare with the above on one node)
+  two_sided,      // MPI_Send into pre-posted receives
+};
 
 std::string to_string(TransportKind kind);
 TransportKind parse_transport_kind(const std::string& text);
 
-// Collective over `comm`: every rank creates its end with the same kind.
-std::unique_ptr<MessageTransport> make_transport(TransportKind kind, MPI_Comm comm);
+class Cluster;
+// Collective over the job: every rank creates its end with the same kind.
+std::unique_ptr<MessageTransport> make_transport(TransportKind kind, const Cluster& cluster);
 
 }  // namespace hpcdb

@@ -6,51 +6,50 @@
 
 namespace hpcdb {
 
-RecordStore::RecordStore(MPI_Comm comm, const AgentRoles& roles, bool enabled) : roles_(roles), enabled_(enabled) {
+RecordStore::RecordStore(const Cluster& cluster, const AgentRoles& roles, bool enabled, bool rma_only)
+    : cluster_(cluster), roles_(roles), enabled_(enabled), rma_only_(rma_only) {
   if (!enabled_) return;
-  MPI_Comm_dup(comm, &comm_);
-  int rank = 0;
-  MPI_Comm_rank(comm_, &rank);
-  const int index = roles.lock_agent_index(rank);
+  const int index = roles.lock_agent_index(cluster.rank());
   if (index >= 0) {
     first_ = roles.first_lock_of(index);
     count_ = roles.locks_per_agent();
   }
-  void* base = nullptr;
-  MPI_Info info;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "same_disp_unit", "true");
-  const int rc = MPI_Win_allocate(static_cast<MPI_Aint>(count_ * sizeof(Record)), sizeof(Record), info, comm_, &base,
-                                  &win_);
-  MPI_Info_free(&info);
-  if (rc != MPI_SUCCESS) throw Error("could not allocate the record window");
-  base_ = static_cast<Record*>(base);
+  arena_ = NodeSharedArena(cluster, count_ * sizeof(Record));
+  base_ = reinterpret_cast<Record*>(arena_.segment(cluster.node_rank()));
   if (count_ > 0) std::memset(static_cast<void*>(base_), 0, count_ * sizeof(Record));
-  MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
-  MPI_Barrier(comm_);
+  window_.emplace(base_, count_ * sizeof(Record), cluster.world());
+  win_ = window_->handle();
+  MPI_Barrier(cluster.world());
 }
 
-RecordStore::~RecordStore() {
-  if (win_ == MPI_WIN_NULL) return;
-  MPI_Barrier(comm_);
-  MPI_Win_unlock_all(win_);
-  MPI_Win_free(&win_);
-  MPI_Comm_free(&comm_);
+Record* RecordStore::shared(LockId record) const {
+  if (rma_only_) return nullptr;
+  const int node_rank = cluster_.node_rank_of(roles_.owner_of(record));
+  if (node_rank < 0) return nullptr;
+  return reinterpret_cast<Record*>(arena_.segment(node_rank)) + record % roles_.locks_per_agent();
 }
 
 void RecordStore::start_read(LockId record, Record* into) {
-  const int owner = roles_.owner_of(record);
-  const auto slot = static_cast<MPI_Aint>(record % roles_.locks_per_agent());
-  MPI_Get(into, sizeof(Record), MPI_BYTE, owner, slot, sizeof(Record), MPI_BYTE, win_);
+  if (Record* r = shared(record)) {
+    *into = *r;
+    return;
+  }
+  const auto slot = static_cast<MPI_Aint>((record % roles_.locks_per_agent()) * sizeof(Record));
+  MPI_Get(into, sizeof(Record), MPI_BYTE, roles_.owner_of(record), slot, sizeof(Record), MPI_BYTE, win_);
 }
 
 void RecordStore::write(LockId record, const Record& value) {
-  const int owner = roles_.owner_of(record);
-  const auto slot = static_cast<MPI_Aint>(record % roles_.locks_per_agent());
-  MPI_Put(&value, sizeof(Record), MPI_BYTE, owner, slot, sizeof(Record), MPI_BYTE, win_);
+  if (Record* r = shared(record)) {
+    *r = value;
+    return;
+  }
+  const auto slot = static_cast<MPI_Aint>((record % roles_.locks_per_agent()) * sizeof(Record));
+  MPI_Put(&value, sizeof(Record), MPI_BYTE, roles_.owner_of(record), slot, sizeof(Record), MPI_BYTE, win_);
 }
 
-void RecordStore::complete() { MPI_Win_flush_all(win_); }
+void RecordStore::complete() {
+  if (rma_only_ || cluster_.node_count() > 1) MPI_Win_flush_all(win_);
+}
 
 Record& RecordStore::local(LockId record) {
   if (record < first_ || record - first_ >= count_) {

@@ -1,14 +1,20 @@
 #pragma once
 // The records the locks guard: record i of the lock-id space lives at the
-// lock agent that owns lock i, in an MPI window allocated at start-up.
-// Transaction agents read and write records one-sidedly (MPI_Get/MPI_Put),
-// only while they hold the covering lock; the owning lock agent touches its
-// own records only to take and restore undo images.
+// lock agent that owns lock i, in memory allocated at start-up that peers on
+// the same node map directly (MPI_Win_allocate_shared) and other nodes reach
+// through an MPI window. Transaction agents read and write records
+// one-sidedly (copies on a node, MPI_Get/MPI_Put across nodes), only while
+// they hold the covering lock; the owning lock agent touches its own records
+// only to take and restore undo images.
 #include <mpi.h>
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/node_shared_arena.hpp"
+#include "hpcdb/net/rma_window.hpp"
 #include "hpcdb/txn/agent_roles.hpp"
 
 namespace hpcdb {
@@ -20,9 +26,9 @@ struct Record {
 
 class RecordStore {
  public:
-  // Collective. A lock agent holds its range's records (zeroed); other ranks none.
-  RecordStore(MPI_Comm comm, const AgentRoles& roles, bool enabled);
-  ~RecordStore();
+  // Collective. A lock agent holds its range's records (zeroed); other ranks
+  // none. With `rma_only`, records on this node are reached through MPI too.
+  RecordStore(const Cluster& cluster, const AgentRoles& roles, bool enabled, bool rma_only);
   RecordStore(const RecordStore&) = delete;
   RecordStore& operator=(const RecordStore&) = delete;
 
@@ -40,9 +46,14 @@ class RecordStore {
   std::vector<std::pair<LockId, TxnId>> written_versions() const;  // records with a version other than 0
 
  private:
+  Record* shared(LockId record) const;  // nullptr unless the owner shares this node's memory
+
+  const Cluster& cluster_;
   const AgentRoles& roles_;
   bool enabled_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  bool rma_only_;
+  NodeSharedArena arena_;
+  std::optional<RmaWindow> window_;
   MPI_Win win_ = MPI_WIN_NULL;
   Record* base_ = nullptr;
   LockId first_ = 0;

@@ -24,17 +24,17 @@ std::vector<RecordVersion> decode_versions(const std::vector<std::uint64_t>& wor
 
 }  // namespace
 
-TxnRunResult run_txn_engine(MPI_Comm comm, const TxnEngineConfig& config) {
-  int rank = 0;
-  MPI_Comm_rank(comm, &rank);
+TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& config) {
+  const MPI_Comm comm = cluster.world();
+  const int rank = cluster.rank();
   std::unique_ptr<AgentRoles> roles;
   run_collectively(comm, [&] {
     if (config.record_history && !config.access_data) throw UsageError("--check needs record access (drop --no-data)");
     if (config.lock_timeout_ns == 0) throw UsageError("--lock-timeout must be positive");
     roles = std::make_unique<AgentRoles>(comm, config.lock_agents, config.placement, config.locks_per_agent);
   });
-  const auto transport = make_transport(config.transport, comm);
-  RecordStore records(comm, *roles, config.access_data);
+  const auto transport = make_transport(config.transport, cluster);
+  RecordStore records(cluster, *roles, config.access_data, config.transport == TransportKind::one_sided_rma);
 
   std::unique_ptr<LockAgent> lock_agent;
   std::unique_ptr<TransactionAgent> txn_agent;

@@ -7,6 +7,7 @@
 
 #include <optional>
 
+#include "hpcdb/net/cluster.hpp"
 #include "hpcdb/txn/serializability_checker.hpp"
 #include "hpcdb/txn/txn_config.hpp"
 #include "hpcdb/txn/txn_metrics.hpp"
@@ -23,6 +24,6 @@ struct TxnRunResult {
 };
 
 // Collective; the result is complete on rank 0 only.
-TxnRunResult run_txn_engine(MPI_Comm comm, const TxnEngineConfig& config);
+TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& config);
 
 }  // namespace hpcdb

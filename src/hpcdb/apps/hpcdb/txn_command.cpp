@@ -18,8 +18,9 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
       ->check(CLI::IsMember({"synthetic"}))
       ->capture_default_str();
   txn.add_option("--transport", o.transport,
-                 "How agents exchange messages: one-sided (mailboxes in RMA windows with a notification queue) or "
-                 "two-sided (MPI_Send into pre-posted receives)")
+                 "How agents exchange messages: one-sided (mailboxes with a notification queue, written with "
+                 "shared-memory stores and atomics on a node and MPI RMA across nodes), one-sided-rma (MPI RMA "
+                 "everywhere, records too) or two-sided (MPI_Send into pre-posted receives)")
       ->capture_default_str();
   txn.add_option("--lock-agents", o.lock_agents, "Ranks that run lock agents; the others run transactions")
       ->capture_default_str();
@@ -102,7 +103,7 @@ TxnEngineConfig resolve(const TxnOptions& o) {
 int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
   TxnEngineConfig config;
   run_collectively(cluster.world(), [&] { config = resolve(options); });
-  const TxnRunResult result = run_txn_engine(cluster.world(), config);
+  const TxnRunResult result = run_txn_engine(cluster, config);
   if (cluster.rank() != 0) return 0;  // rank 0 reports, and fails the job on a bad history
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
   text << txn_report_text(options, config, result);
