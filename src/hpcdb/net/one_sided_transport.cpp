@@ -1,6 +1,10 @@
 #include "hpcdb/net/one_sided_transport.hpp"
 
+#include <sched.h>
+
 #include <atomic>
+
+#include "hpcdb/core/cpu_info.hpp"
 
 namespace hpcdb {
 namespace {
@@ -38,6 +42,7 @@ OneSidedTransport::OneSidedTransport(const Cluster& cluster, bool rma_only)
     : cluster_(cluster),
       rma_only_(rma_only),
       any_rma_peer_(rma_only || cluster.node_count() > 1),
+      oversubscribed_(static_cast<unsigned>(cluster.node_size()) > detect_cpu().cores),
       layout_{cluster.size()},
       arena_(cluster, static_cast<std::size_t>(layout_.bytes())) {
   if (cluster.size() >= (1 << kSenderBits)) throw Error("the one-sided transport supports fewer than 2^20 ranks");
@@ -60,10 +65,16 @@ OneSidedTransport::OneSidedTransport(const Cluster& cluster, bool rma_only)
 OneSidedTransport::~OneSidedTransport() { MPI_Barrier(cluster_.world()); }
 
 void OneSidedTransport::make_progress() {
-  // Transports that emulate RMA in software (e.g. over TCP) progress only
-  // inside MPI calls; an idle receiver must enter the library now and then.
   int flag = 0;
   MPI_Iprobe(MPI_ANY_SOURCE, kProgressTag, cluster_.world(), &flag, MPI_STATUS_IGNORE);
+}
+
+void OneSidedTransport::note_idle() {
+  ++idle_polls_;
+  // Software-emulated RMA (e.g. over TCP) progresses only inside MPI calls.
+  if (any_rma_peer_ && (idle_polls_ & 15) == 0) make_progress();
+  // A spinning poller would keep the peer it waits for off a shared CPU.
+  if (oversubscribed_ && (idle_polls_ & 63) == 0) sched_yield();
 }
 
 void OneSidedTransport::wait_for_room(int target) {
@@ -155,8 +166,8 @@ std::optional<Envelope> OneSidedTransport::take_any() {
   }
   if (any_rma_peer_) {
     if (auto e = take_from_rma_queue()) return e;
-    if ((++idle_polls_ & 15) == 0) make_progress();
   }
+  note_idle();
   return std::nullopt;
 }
 
@@ -196,8 +207,8 @@ VoteTally OneSidedTransport::votes(std::uint32_t slot) {
   if (any_rma_peer_) {
     MPI_Win_sync(window_->handle());
     tally += atomic_word(word(mine_, layout_.vote(rma_path, slot))).load(std::memory_order_acquire);
-    if ((++idle_polls_ & 15) == 0) make_progress();
   }
+  note_idle();
   return VoteTally::of(tally);
 }
 

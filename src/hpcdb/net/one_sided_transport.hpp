@@ -80,10 +80,12 @@ class OneSidedTransport final : public MessageTransport {
   void send_by_shared_memory(int target, MessageFrame& frame);
   void send_by_rma(int target, const MessageFrame& frame, std::uint64_t seq);
   void make_progress();
+  void note_idle();
 
   const Cluster& cluster_;
   bool rma_only_;
   bool any_rma_peer_;
+  bool oversubscribed_;  // more ranks on this node than CPUs: an idle poller yields its CPU
   Layout layout_;
   NodeSharedArena arena_;
   std::optional<RmaWindow> window_;
