@@ -150,3 +150,27 @@ TEST(LockTable, AbortWithdrawsWaitingRequests) {
 
 }  // namespace
 }  // namespace hpcdb
+
+namespace hpcdb {
+namespace {
+
+TEST(LockTable, ReleasingOneLockGrantsWaitersAndKeepsTheOthers) {
+  LockTable t(0, 4, DeadlockPolicy::bounded_wait, 100'000'000);
+  ASSERT_TRUE(t.request(1, 0, 0, LockMode::S, 0)->granted);
+  ASSERT_TRUE(t.request(1, 0, 1, LockMode::X, 0)->granted);
+  EXPECT_FALSE(t.request(2, 1, 0, LockMode::X, 0).has_value());
+  const auto grants = t.release(1, 0);  // early release of the read lock
+  ASSERT_EQ(grants.size(), 1u);
+  EXPECT_EQ(grants[0].txn, 2u);
+  EXPECT_EQ(grants[0].mode, LockMode::X);
+  EXPECT_EQ(t.held_by(1, 0), LockMode::NL);
+  EXPECT_EQ(t.held_by(1, 1), LockMode::X);  // still held
+  EXPECT_TRUE(t.knows(1));
+  EXPECT_TRUE(t.release(1, 3).empty());     // not held: nothing happens
+  EXPECT_TRUE(t.release_all(1).empty());
+  EXPECT_FALSE(t.knows(1));
+  EXPECT_EQ(t.group(1), LockMode::NL);
+}
+
+}  // namespace
+}  // namespace hpcdb

@@ -10,11 +10,10 @@ Cluster::Cluster(int& argc, char**& argv) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
-    // A process started without mpirun runs as a one-rank job; Open MPI's
-    // one-sided component for that case is UCX, so keep it selectable. Under
-    // mpirun the library's own choice stands (on one node it picks shared
-    // memory for allocated windows, several times faster for small messages).
-    if (std::getenv("OMPI_COMM_WORLD_SIZE") == nullptr) setenv("OMPI_MCA_osc", "ucx,sm,rdma,pt2pt", 0);
+    // Open MPI's one-sided component for a one-rank job (with or without
+    // mpirun) is UCX, which some installations exclude by default; keep it
+    // selectable unless the user chose the components.
+    setenv("OMPI_MCA_osc", "ucx,sm,rdma,pt2pt", 0);
     int provided = 0;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
     owns_mpi_ = true;
