@@ -133,5 +133,45 @@ echo '{"rates": 1}' > "$work/bad_cal.json"
 expect_failure malformed_calibration "is not one 'hpcdb calibrate' wrote" model --calibration "$work/bad_cal.json"
 expect_failure missing_calibration "cannot open calibration file" join --inner 1000 --outer 1000 --calibration "$work/none.json"
 
+# --- transactions
+expect_failure txn_bad_cc "concurrency control" txn --cc optimistic
+expect_failure txn_bad_transport "unknown transport" txn --transport carrier-pigeon
+expect_failure txn_bad_isolation "isolation" txn --isolation snapshot
+expect_failure txn_bad_remote_prob "remote-prob" txn --remote-prob 1.5
+expect_failure txn_check_without_data "--check needs record access" txn --check --no-data --transactions 10
+if [ "$ranks" -lt 2 ]; then
+  expect_failure txn_one_rank "at least 2 ranks" txn --transactions 10
+else
+  expect_failure txn_all_lock_agents "--lock-agents must be between 1 and" txn --lock-agents "$ranks" --transactions 10
+  expect_failure txn_no_remote_agents "needs lock agents on another node" txn --remote-prob 0.1 --transactions 10
+  expect_failure txn_dead_rank "killing itself|exited on signal|died" txn --duration 20 --fail-rank $((ranks - 1)) --fail-after 0.5
+  expect_success txn_help "--remote-prob" txn --help
+  for transport in one-sided one-sided-rma two-sided; do
+    expect_success "txn_check_$transport" "history check: serializable" txn --transport "$transport" --transactions 200 --locks-per-agent 30 --locks-per-txn 4 --lock-timeout 2 --check
+  done
+  expect_success txn_read_committed "history check: no dirty reads" txn --isolation read-committed --cc wait-die --transactions 200 --locks-per-agent 30 --locks-per-txn 4 --check
+  expect_success txn_no_wait_locks_only "locks only" txn --cc no-wait --no-data --duration 0.5 --locks-per-agent 10K
+  timeout 120 "${mpirun[@]}" "$hpcdb" txn --duration 0.5 --lock-agents 1 --vote-no-prob 0.2 --json - > "$work/txn.json" 2> "$work/err"
+  if python3 - "$work/txn.json" "$ranks" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ranks = int(sys.argv[2])
+need = ["workload", "transport", "isolation", "cc", "ranks", "lock_agents", "txn_agents", "seconds", "committed", "aborted",
+        "abort_rate", "transactions_per_second", "lock_requests", "lock_requests_per_second", "locks_per_committed_txn",
+        "lock_agents_per_committed_txn", "two_phase_commits", "latency", "model"]
+for k in need:
+    assert k in r, k
+assert r["ranks"] == ranks and r["lock_agents"] == 1 and r["txn_agents"] == ranks - 1
+assert r["committed"] > 0 and r["locks_per_committed_txn"] == 10
+assert r["two_phase_commits"] == 0 and r["aborted"] == 0  # one lock agent: no 2PC, so no votes to lose
+assert abs(r["transactions_per_second"] - r["committed"] / r["seconds"]) < 1e-6 * r["transactions_per_second"]
+for k in ["lock_round_trip", "lock_queueing", "lock_processing", "vote", "committed_transaction", "ping_same_node"]:
+    assert set(r["latency"][k]) == {"count", "median_us", "mean_us", "p99_us"}, k
+assert r["latency"]["lock_round_trip"]["count"] == r["lock_requests"]
+assert r["model"]["transactions_per_second"] > 0
+PY
+  then passed=$((passed + 1)); echo "ok   txn_json"; else failed=$((failed + 1)); echo "FAIL txn_json"; cat "$work/err"; fi
+fi
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]
