@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test bench-join bench-peers bench-experiment clean
+.PHONY: all setup build demo test bench-join bench-txn bench-peers bench-experiment clean
 
 all: build
 
@@ -26,6 +26,10 @@ test: build
 ALGORITHM ?= radix
 bench-join: build
 	@ALGORITHM=$(ALGORITHM) scripts/bench_join.sh $(BUILD)
+
+# The lock manager's synthetic workload, every transport, interleaved runs.
+bench-txn: build
+	@scripts/bench_txn.sh $(BUILD)
 
 # Python harness (DuckDB, Polars, matplotlib) in its own virtual environment.
 bench/.venv/bin/python: bench/requirements.txt

@@ -30,8 +30,9 @@ LockModelSetting model_setting_of(const TxnEngineConfig& config, const TxnRunRes
   LockModelSetting s;
   s.locks_per_txn = config.locks_per_txn;
   s.local_probability = 1 - config.remote_probability;
-  s.local_comm = m.ping_local.quantile(0.5) * 1e-9 / 2;
-  s.remote_comm = m.ping_remote.count() > 0 ? m.ping_remote.quantile(0.5) * 1e-9 / 2 : s.local_comm;
+  const double processing = m.service.mean() * 1e-9;
+  s.local_comm = (m.ping_local.quantile(0.5) * 1e-9 + processing) / 2;
+  s.remote_comm = m.ping_remote.count() > 0 ? (m.ping_remote.quantile(0.5) * 1e-9 + processing) / 2 : s.local_comm;
   s.queueing = m.queueing.mean() * 1e-9;
   const double round_trip = 2 * (config.remote_probability > 0 ? s.remote_comm : s.local_comm);
   s.vote = m.vote.count() > 0 ? m.vote.quantile(0.5) * 1e-9 : round_trip;

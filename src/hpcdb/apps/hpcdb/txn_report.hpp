@@ -11,9 +11,11 @@
 
 namespace hpcdb {
 
-// The model's setting from the run's own calibration: one-way message times
-// are half the measured ping round trips, queueing the measured mean, the vote
-// its measured median (or one round trip), clean-up one one-way message.
+// The model's setting from the run's own calibration: a one-way message time
+// is half the measured ping round trip plus half the lock agent's mean
+// processing time (the thesis's t_comm covers sending, polling and
+// processing), queueing the measured mean, the vote its measured median (or
+// one round trip), clean-up one one-way message.
 LockModelSetting model_setting_of(const TxnEngineConfig& config, const TxnRunResult& result);
 
 std::string txn_report_text(const TxnOptions& options, const TxnEngineConfig& config, const TxnRunResult& result);
