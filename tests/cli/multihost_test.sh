@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Joins over 2 and 3 emulated hosts (network namespaces, TCP between hosts)
-# must give the same count and checksum as on one host.
+# must give the same count and checksum as on one host; transactions with
+# remote locks must check out.
 # Usage: multihost_test.sh path/to/hpcdb path/to/scripts/emulated_cluster.sh
 set -u
 hpcdb=$1
@@ -36,6 +37,19 @@ for algorithm in radix sort-merge; do
       failed=$((failed + 1)); echo "FAIL $name"; tail -20 "$work/out"
     done
   done
+done
+# Transactions with remote locks: the one-sided transport's RMA path between
+# hosts, 2PC across hosts; the recorded history must be serializable.
+for transport in one-sided two-sided; do
+  name="txn_${transport}_2_hosts_remote_locks"
+  if timeout 300 "$cluster" --hosts 2 --ranks-per-host 2 --rate 10gbit -- "$hpcdb" txn --transport "$transport" \
+       --lock-agents 2 --remote-prob 0.3 --transactions 100 --locks-per-agent 1000 --check > "$work/out" 2>&1 &&
+     grep -q "2 node(s)" "$work/out" && grep -q "history check: serializable" "$work/out" &&
+     grep -Eq "transport ping .* \(same node\), [0-9]" "$work/out"; then
+    passed=$((passed + 1)); echo "ok   $name"
+  else
+    failed=$((failed + 1)); echo "FAIL $name"; tail -20 "$work/out"
+  fi
 done
 if ip netns list | grep -q hpcdb-; then failed=$((failed + 1)); echo "FAIL namespaces left behind"; fi
 echo "$passed passed, $failed failed"
