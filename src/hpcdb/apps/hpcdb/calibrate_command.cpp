@@ -169,6 +169,58 @@ void measure_network(const Cluster& cluster, unsigned repeat, Calibration& c) {
   c.shared_memory_bandwidth = values[2];
 }
 
+// Every rank puts 64 KiB chunks to every rank on other nodes at once (the
+// join's all-to-all pattern); the bandwidth of a machine is the sum of its
+// ranks' rates, and the slowest machine counts.
+double concurrent_put_bandwidth(const Cluster& cluster, unsigned repeat) {
+  const std::size_t chunk = 64u << 10;
+  const auto ranks = static_cast<std::size_t>(cluster.size());
+  const std::size_t slice = std::max<std::size_t>(chunk, (64u << 20) / ranks / chunk * chunk);
+  NodeSharedArena arena(cluster, slice * ranks);
+  AlignedArray<std::byte> source(slice);
+  std::vector<int> targets;
+  for (int r = 1; r < cluster.size(); ++r) {
+    const int t = (cluster.rank() + r) % cluster.size();
+    if (cluster.node_rank_of(t) < 0) targets.push_back(t);
+  }
+  RmaWindow window(arena.segment(cluster.node_rank()), slice * ranks, cluster.world());
+  OneSidedWriter writer(window.handle());
+  double best = 0;
+  for (unsigned k = 0; k < repeat; ++k) {
+    MPI_Barrier(cluster.world());
+    Stopwatch watch;
+    MPI_Request requests[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    std::size_t sent = 0;
+    for (std::size_t off = 0; off < slice; off += chunk) {
+      for (int t : targets) {
+        writer.wait(requests[sent % 2]);
+        requests[sent % 2] = writer.put(source.data() + off, chunk, t, static_cast<std::size_t>(cluster.rank()) * slice + off);
+        ++sent;
+      }
+    }
+    writer.wait(requests[0]);
+    writer.wait(requests[1]);
+    for (int t : targets) MPI_Win_flush(t, window.handle());
+    double rate = static_cast<double>(sent * chunk) / watch.seconds();
+    double machine = 0;
+    MPI_Allreduce(&rate, &machine, 1, MPI_DOUBLE, MPI_SUM, cluster.node());
+    MPI_Allreduce(MPI_IN_PLACE, &machine, 1, MPI_DOUBLE, MPI_MIN, cluster.world());
+    best = std::max(best, machine);
+  }
+  return best;
+}
+
+// Each rate becomes the median of the ranks' rates (every rank measured at once).
+void take_median_over_ranks(const Cluster& cluster, Calibration& c) {
+  double* rates[] = {&c.scan, &c.partition, &c.build, &c.probe, &c.sort_run, &c.merge, &c.match};
+  for (double* rate : rates) {
+    std::vector<double> all(static_cast<std::size_t>(cluster.size()));
+    MPI_Allgather(rate, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, cluster.world());
+    std::sort(all.begin(), all.end());
+    *rate = all[all.size() / 2];
+  }
+}
+
 }  // namespace
 
 void add_calibrate_options(CLI::App& calibrate, CalibrateOptions& o) {
@@ -178,6 +230,9 @@ void add_calibrate_options(CLI::App& calibrate, CalibrateOptions& o) {
       ->capture_default_str();
   calibrate.add_option("--run-length", o.run_length, "Run length of the measured run sort")->capture_default_str();
   calibrate.add_option("--repeat", o.repeat, "Measurements per rate (the best counts)")->capture_default_str();
+  calibrate.add_flag("--concurrent", o.concurrent,
+                     "Measure under load, on the job's own layout: every rank runs the kernels at the same time "
+                     "(median rate), and every rank puts to all ranks on other nodes at once (bandwidth per machine)");
 }
 
 int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
@@ -191,14 +246,25 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
     if (c.run_length < 16) throw UsageError("--run-length must be at least 16");
     if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
   });
-  if (cluster.rank() == 0) measure_kernels(o, n, c);
+  if (o.concurrent) {
+    MPI_Barrier(cluster.world());
+    measure_kernels(o, n, c);
+    take_median_over_ranks(cluster, c);
+  } else if (cluster.rank() == 0) {
+    measure_kernels(o, n, c);
+  }
   measure_network(cluster, o.repeat, c);
+  if (o.concurrent && cluster.node_count() > 1) {
+    c.put_bandwidth = concurrent_put_bandwidth(cluster, o.repeat);
+  }
+  c.concurrent = o.concurrent;
   if (cluster.rank() != 0) return 0;
 
   std::ofstream out(o.output);
   out << to_json(c).dump(2) << "\n";
   if (!out) throw UsageError("cannot write calibration file '" + o.output + "'");
-  fmt::print("hpcdb calibrate: per-thread rates on this machine ({} tuples, best of {})\n", n, o.repeat);
+  fmt::print("hpcdb calibrate: per-thread rates on this machine ({} tuples, best of {}{})\n", n, o.repeat,
+             o.concurrent ? ", all ranks at once: median over ranks" : "");
   fmt::print("  {:<34} {:>12}\n", "rate", "M tuples/s");
   const std::pair<const char*, double> rows[] = {
       {"P_scan (histogram)", c.scan},
@@ -210,7 +276,9 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
       {"P_match", c.match},
   };
   for (const auto& [name, rate] : rows) fmt::print("  {:<34} {:>12.1f}\n", name, rate / 1e6);
-  if (c.put_bandwidth > 0) {
+  if (c.put_bandwidth > 0 && o.concurrent && cluster.node_count() > 1) {
+    fmt::print("  all ranks -> other nodes, per machine {:>7.2f} GB/s\n", c.put_bandwidth / 1e9);
+  } else if (c.put_bandwidth > 0) {
     fmt::print("  rank 0 -> 1, 64 KiB MPI_Rput      {:>9.2f} GB/s\n", c.put_bandwidth / 1e9);
     fmt::print("  rank 0 -> 1, 8-byte put + flush   {:>9.2f} us\n", c.put_latency * 1e6);
   }

@@ -15,6 +15,7 @@ struct CalibrateOptions {
   unsigned partition_bits = 11;
   std::string run_length = "16384";
   unsigned repeat = 3;
+  bool concurrent = false;
 };
 
 void add_calibrate_options(CLI::App& calibrate, CalibrateOptions& options);

@@ -20,7 +20,8 @@ nlohmann::ordered_json to_json(const Calibration& c) {
           {"network",
            {{"put_bandwidth_bytes_per_second", c.put_bandwidth},
             {"put_latency_seconds", c.put_latency},
-            {"shared_memory_bandwidth_bytes_per_second", c.shared_memory_bandwidth}}}};
+            {"shared_memory_bandwidth_bytes_per_second", c.shared_memory_bandwidth}}},
+          {"concurrent", c.concurrent}};
 }
 
 Calibration calibration_from_json(const nlohmann::json& j) {
@@ -38,6 +39,7 @@ Calibration calibration_from_json(const nlohmann::json& j) {
   const auto& n = j.at("network");
   c.put_bandwidth = n.at("put_bandwidth_bytes_per_second");
   c.put_latency = n.at("put_latency_seconds");
+  c.concurrent = j.value("concurrent", false);
   c.shared_memory_bandwidth = n.at("shared_memory_bandwidth_bytes_per_second");
   return c;
 }

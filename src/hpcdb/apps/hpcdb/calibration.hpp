@@ -24,6 +24,10 @@ struct Calibration {
   double put_bandwidth = 0;            // bytes/s, rank 0 -> rank 1 with 64 KiB MPI_Rput (0 = not measured)
   double put_latency = 0;              // seconds, one 8-byte put and its flush
   double shared_memory_bandwidth = 0;  // bytes/s, streaming into a co-located rank's window (0 = none)
+  // Measured with every rank busy at once (kernels on all ranks, the median
+  // rate; puts from every rank to every rank on other nodes, bandwidth per
+  // machine), i.e. under the load of a join on this very job layout.
+  bool concurrent = false;
 
   RadixRates radix_rates(unsigned passes) const { return {scan, partition, build, probe, passes}; }
   // A merge level of fan-in F runs as ceil(log2 F) two-way passes.
