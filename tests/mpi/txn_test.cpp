@@ -9,6 +9,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/net/message_transport.hpp"
+#include "hpcdb/txn/agent_roles.hpp"
 #include "hpcdb/txn/txn_engine.hpp"
 #include "mpi/test_cluster.hpp"
 
@@ -152,6 +153,33 @@ TEST(TxnEngine, UncontendedRunNeedsNoVoteWithOneLockAgent) {
   EXPECT_EQ(r.metrics.counters.lock_requests, r.metrics.counters.committed * 10);
   EXPECT_GT(r.metrics.round_trip.count(), 0u);
   EXPECT_GT(r.metrics.ping_local.count(), 0u);
+}
+
+TEST(AgentRoles, SplitsRanksAndLockRanges) {
+  const Cluster& c = cluster();
+  if (c.size() < 2) GTEST_SKIP();
+  for (AgentPlacement placement : {AgentPlacement::first, AgentPlacement::spread}) {
+    const int lock_agents = c.size() / 2;
+    const AgentRoles roles(c.world(), lock_agents, placement, 1000);
+    ASSERT_EQ(static_cast<int>(roles.lock_agents().size()), lock_agents);
+    ASSERT_EQ(static_cast<int>(roles.txn_agents().size()), c.size() - lock_agents);
+    EXPECT_EQ(roles.nodes(), c.node_count());
+    EXPECT_EQ(roles.total_locks(), 1000u * static_cast<LockId>(lock_agents));
+    for (int r = 0; r < c.size(); ++r) {
+      EXPECT_NE(roles.lock_agent_index(r) >= 0, roles.txn_agent_index(r) >= 0) << "every rank has exactly one role";
+    }
+    if (placement == AgentPlacement::first) {
+      for (int i = 0; i < lock_agents; ++i) EXPECT_EQ(roles.lock_agents()[static_cast<std::size_t>(i)], i);
+    }
+    // Consecutive equal ranges, in lock-agent order.
+    for (int i = 0; i < lock_agents; ++i) {
+      const LockId first = roles.first_lock_of(i);
+      EXPECT_EQ(roles.owner_of(first), roles.lock_agents()[static_cast<std::size_t>(i)]);
+      EXPECT_EQ(roles.owner_of(first + 999), roles.lock_agents()[static_cast<std::size_t>(i)]);
+    }
+    EXPECT_EQ(roles.local_lock_agents(c.rank()).size() + roles.remote_lock_agents(c.rank()).size(),
+              static_cast<std::size_t>(lock_agents));
+  }
 }
 
 TEST(TxnEngine, RefusesImpossibleSplits) {
