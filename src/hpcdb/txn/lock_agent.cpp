@@ -142,6 +142,7 @@ void LockAgent::answer_deferred(const std::vector<LockReply>& replies) {
 void LockAgent::take_undo_image(TxnId txn, LockId record) {
   if (!records_.enabled()) return;
   auto& images = undo_[txn];
+  if (images.capacity() == 0) images.reserve(8);
   if (std::any_of(images.begin(), images.end(), [&](const auto& i) { return i.first == record; })) return;
   images.emplace_back(record, records_.local(record));
 }

@@ -63,6 +63,7 @@ std::optional<LockReply> LockTable::request(TxnId txn, int agent, LockId lock, L
   Holder* held = holder_of(e, txn);
   if (mode == LockMode::NL) return LockReply{txn, agent, lock, held ? held->mode : LockMode::NL, true};
   auto& locks = txn_locks_[txn];
+  if (locks.capacity() == 0) locks.reserve(16);  // one allocation per transaction, not one per doubling
   if (held != nullptr) {
     const LockMode target = supremum(held->mode, mode);
     if (target == held->mode || compatible(target, group_without(e, txn))) {
