@@ -14,7 +14,7 @@ TwoSidedTransport::TwoSidedTransport(MPI_Comm comm)
 
 TwoSidedTransport::~TwoSidedTransport() {
   MPI_Barrier(comm_);  // nobody sends any more
-  for (MPI_Request& r : requests_) {
+  for (MPI_Request& r : requests_) {  // completed, not reposted ones are MPI_REQUEST_NULL
     if (r == MPI_REQUEST_NULL) continue;
     MPI_Cancel(&r);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
@@ -31,15 +31,23 @@ void TwoSidedTransport::send(int target, const void* bytes, std::size_t size) {
   MPI_Send(&frame, sizeof frame, MPI_BYTE, target, kFrameTag, comm_);
 }
 
+void TwoSidedTransport::repost_completed() {
+  for (; completed_ > 0; --completed_) post((next_ + kPostedReceives - completed_) % kPostedReceives);
+}
+
 std::optional<Envelope> TwoSidedTransport::poll() {
   for (;;) {
+    if (completed_ >= kPostedReceives / 2) repost_completed();
     int done = 0;
     MPI_Status status;
     MPI_Test(&requests_[next_], &done, &status);
-    if (!done) return std::nullopt;
-    const MessageFrame frame = buffers_[next_];
-    post(next_);
+    if (!done) {
+      repost_completed();
+      return std::nullopt;
+    }
+    const MessageFrame& frame = buffers_[next_];
     next_ = (next_ + 1) % kPostedReceives;
+    ++completed_;
     if (frame.kind == FrameKind::vote) {
       std::uint64_t addend = 0;
       std::memcpy(&addend, frame.payload, sizeof addend);

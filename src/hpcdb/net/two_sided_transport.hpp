@@ -1,8 +1,10 @@
 #pragma once
 // Messages with MPI_Send into receives posted ahead of time: a fixed ring of
 // kPostedReceives receives from any source, always completed and reposted in
-// posting order, so that each sender's messages arrive in order. Votes are
-// messages too; the coordinator adds them to its tally as they arrive.
+// ring order, so that each sender's messages arrive in order. A completed
+// receive is reposted when the transport is next idle (or when half the ring
+// waits), which keeps the repost off the path from a message to its answer.
+// Votes are messages too; the coordinator adds them to its tally as they arrive.
 #include <array>
 #include <vector>
 
@@ -31,11 +33,13 @@ class TwoSidedTransport final : public MessageTransport {
 
  private:
   void post(std::uint32_t index);
+  void repost_completed();
 
   MPI_Comm comm_ = MPI_COMM_NULL;
   std::vector<MessageFrame> buffers_;
   std::vector<MPI_Request> requests_;
-  std::uint32_t next_ = 0;  // the receive that completes first
+  std::uint32_t next_ = 0;       // the receive that completes first
+  std::uint32_t completed_ = 0;  // receives before next_ not yet reposted
   std::array<std::uint64_t, kVoteSlots> tallies_{};
 };
 
