@@ -210,15 +210,11 @@ double concurrent_put_bandwidth(const Cluster& cluster, unsigned repeat) {
   return best;
 }
 
-// Each rate becomes the median of the ranks' rates (every rank measured at once).
-void take_median_over_ranks(const Cluster& cluster, Calibration& c) {
+// Each rate becomes the slowest rank's (every rank measured at once): every
+// phase of a join ends when its slowest rank does.
+void take_slowest_rank(const Cluster& cluster, Calibration& c) {
   double* rates[] = {&c.scan, &c.partition, &c.build, &c.probe, &c.sort_run, &c.merge, &c.match};
-  for (double* rate : rates) {
-    std::vector<double> all(static_cast<std::size_t>(cluster.size()));
-    MPI_Allgather(rate, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, cluster.world());
-    std::sort(all.begin(), all.end());
-    *rate = all[all.size() / 2];
-  }
+  for (double* rate : rates) MPI_Allreduce(MPI_IN_PLACE, rate, 1, MPI_DOUBLE, MPI_MIN, cluster.world());
 }
 
 }  // namespace
@@ -232,7 +228,7 @@ void add_calibrate_options(CLI::App& calibrate, CalibrateOptions& o) {
   calibrate.add_option("--repeat", o.repeat, "Measurements per rate (the best counts)")->capture_default_str();
   calibrate.add_flag("--concurrent", o.concurrent,
                      "Measure under load, on the job's own layout: every rank runs the kernels at the same time "
-                     "(median rate), and every rank puts to all ranks on other nodes at once (bandwidth per machine)");
+                     "(the slowest rank's rate), and every rank puts to all ranks on other nodes at once (bandwidth per machine)");
 }
 
 int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
@@ -249,7 +245,7 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
   if (o.concurrent) {
     MPI_Barrier(cluster.world());
     measure_kernels(o, n, c);
-    take_median_over_ranks(cluster, c);
+    take_slowest_rank(cluster, c);
   } else if (cluster.rank() == 0) {
     measure_kernels(o, n, c);
   }
@@ -264,7 +260,7 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
   out << to_json(c).dump(2) << "\n";
   if (!out) throw UsageError("cannot write calibration file '" + o.output + "'");
   fmt::print("hpcdb calibrate: per-thread rates on this machine ({} tuples, best of {}{})\n", n, o.repeat,
-             o.concurrent ? ", all ranks at once: median over ranks" : "");
+             o.concurrent ? ", all ranks at once: the slowest rank" : "");
   fmt::print("  {:<34} {:>12}\n", "rate", "M tuples/s");
   const std::pair<const char*, double> rows[] = {
       {"P_scan (histogram)", c.scan},

@@ -24,8 +24,8 @@ struct Calibration {
   double put_bandwidth = 0;            // bytes/s, rank 0 -> rank 1 with 64 KiB MPI_Rput (0 = not measured)
   double put_latency = 0;              // seconds, one 8-byte put and its flush
   double shared_memory_bandwidth = 0;  // bytes/s, streaming into a co-located rank's window (0 = none)
-  // Measured with every rank busy at once (kernels on all ranks, the median
-  // rate; puts from every rank to every rank on other nodes, bandwidth per
+  // Measured with every rank busy at once (kernels on all ranks, the slowest
+  // rank's rate; puts from every rank to every rank on other nodes, bandwidth per
   // machine), i.e. under the load of a join on this very job layout.
   bool concurrent = false;
 
