@@ -146,6 +146,10 @@ else
   expect_failure txn_all_lock_agents "--lock-agents must be between 1 and" txn --lock-agents "$ranks" --transactions 10
   expect_failure txn_no_remote_agents "needs lock agents on another node" txn --remote-prob 0.1 --transactions 10
   expect_failure txn_dead_rank "killing itself|exited on signal|died" txn --duration 20 --fail-rank $((ranks - 1)) --fail-after 0.5
+  # A lock agent that stops answering: its transaction agents give up after --reply-timeout and end the job.
+  expect_failure txn_hung_lock_agent "lock agent rank 0 did not answer within 1 s" txn --transactions 2000 --fail-rank 0 --fail-after 0 --fail-how hang --reply-timeout 1
+  # A transaction agent that stops answering: the lock agents notice the silence.
+  expect_failure txn_hung_txn_agent "heard nothing for 1 s" txn --transactions 2000 --fail-rank $((ranks - 1)) --fail-after 0 --fail-how hang --reply-timeout 1
   expect_success txn_help "--remote-prob" txn --help
   for transport in one-sided one-sided-rma two-sided; do
     expect_success "txn_check_$transport" "history check: serializable" txn --transport "$transport" --transactions 200 --locks-per-agent 30 --locks-per-txn 4 --lock-timeout 2 --check

@@ -1,6 +1,7 @@
 #include "hpcdb/net/cluster.hpp"
 
 #include <cstdlib>
+#include <iostream>
 
 #include "hpcdb/core/error.hpp"
 
@@ -46,7 +47,8 @@ Cluster::~Cluster() {
   }
 }
 
-void Cluster::abort(int code) const {
+void Cluster::fail(const std::string& message, int code) const {
+  std::cerr << "hpcdb: error (rank " << rank_ << "): " << message << std::endl;
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }

@@ -3,6 +3,7 @@
 // share this rank's node (and therefore its memory).
 #include <mpi.h>
 
+#include <string>
 #include <vector>
 
 namespace hpcdb {
@@ -26,8 +27,10 @@ class Cluster {
   int node_rank_of(int world_rank) const { return node_rank_of_[static_cast<std::size_t>(world_rank)]; }
   int node_count() const { return node_count_; }
 
-  // Ends the whole job from one rank, with `code`, after the caller has printed why.
-  [[noreturn]] void abort(int code) const;
+  // Prints "hpcdb: error (rank N): message" and ends the whole job from this
+  // rank with `code`: for an error only this rank saw, while its peers may be
+  // waiting on it (unwinding would block in collective destructors).
+  [[noreturn]] void fail(const std::string& message, int code) const;
 
  private:
   bool owns_mpi_ = false;

@@ -1,7 +1,10 @@
 #pragma once
 // Testing aid: the rank named by --fail-rank kills itself (SIGKILL, as a
-// crash would) --fail-after seconds into the run, so that tests can check the
-// job ends with a clear message instead of hanging.
+// crash would) or stops answering for good (--fail-how hang) --fail-after
+// seconds into the run, so that tests can check the job ends with a clear
+// message instead of hanging.
+#include <unistd.h>
+
 #include <csignal>
 #include <cstdint>
 #include <cstdio>
@@ -13,9 +16,10 @@ namespace hpcdb {
 inline void fail_if_asked(const TxnEngineConfig& config, int rank, std::uint64_t start_ns, std::uint64_t now_ns) {
   if (config.fail_rank != rank) return;
   if (static_cast<double>(now_ns - start_ns) < config.fail_after_seconds * 1e9) return;
-  std::fprintf(stderr, "hpcdb: rank %d is killing itself now (--fail-rank)\n", rank);
+  std::fprintf(stderr, "hpcdb: rank %d is %s now (--fail-rank)\n", rank, config.fail_hangs ? "hanging" : "killing itself");
   std::fflush(stderr);
-  std::raise(SIGKILL);
+  if (!config.fail_hangs) std::raise(SIGKILL);
+  for (;;) pause();  // until the job is torn down
 }
 
 }  // namespace hpcdb

@@ -1,5 +1,7 @@
 #include "hpcdb/txn/lock_agent.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "hpcdb/core/error.hpp"
@@ -47,10 +49,10 @@ void LockAgent::check_liveness(std::uint64_t now_ns) {
   const double planned = config_.transactions_per_agent > 0 ? 0.0 : config_.duration_seconds;
   if (static_cast<double>(now_ns - start_ns_) * 1e-9 < planned) return;
   if (now_ns - last_message_ns_ < config_.reply_timeout_ns) return;
-  throw Error("lock agent (rank " + std::to_string(rank_) + ") heard nothing for " +
-              std::to_string(config_.reply_timeout_ns / 1'000'000'000) + " s while " +
-              std::to_string(roles_.txn_agents().size() - agents_done_) +
-              " transaction agent(s) had not finished: one has probably died or hangs");
+  throw Error(fmt::format("lock agent (rank {}) heard nothing for {:g} s while {} transaction agent(s) had not "
+                          "finished: one has probably died or hangs",
+                          rank_, static_cast<double>(config_.reply_timeout_ns) * 1e-9,
+                          roles_.txn_agents().size() - agents_done_));
 }
 
 void LockAgent::handle(const Envelope& e) {

@@ -1,5 +1,7 @@
 #include "hpcdb/txn/transaction_agent.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "hpcdb/core/error.hpp"
@@ -54,8 +56,8 @@ TxnMessage TransactionAgent::await(int from, TxnMessageType type) {
       const std::uint64_t now = monotonic_ns();
       fail_if_asked(config_, rank_, start_ns_, now);
       if (now > deadline) {
-        throw Error("lock agent rank " + std::to_string(from) + " did not answer within " +
-                    std::to_string(config_.reply_timeout_ns / 1'000'000'000) + " s: it has probably died or hangs");
+        throw Error(fmt::format("lock agent rank {} did not answer within {:g} s: it has probably died or hangs", from,
+                                static_cast<double>(config_.reply_timeout_ns) * 1e-9));
       }
     }
   }
@@ -87,6 +89,7 @@ TxnMetrics TransactionAgent::run() {
   for (std::uint64_t n = 0;; ++n) {
     if (config_.transactions_per_agent > 0 ? n >= config_.transactions_per_agent : monotonic_ns() >= end) break;
     const std::uint64_t t0 = monotonic_ns();
+    fail_if_asked(config_, rank_, start_ns_, t0);
     switch (run_one(t0)) {
       case Outcome::committed:
         ++metrics_.counters.committed;

@@ -40,6 +40,7 @@ struct TxnEngineConfig {
   int calibration_pings = 2000;
   int fail_rank = -1;                        // fault injection: this rank kills itself...
   double fail_after_seconds = 0;             // ... this long after the run starts
+  bool fail_hangs = false;                   // ... or stops answering instead
 };
 
 }  // namespace hpcdb

@@ -46,7 +46,14 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
     }
   });
   MPI_Barrier(comm);
-  TxnMetrics mine = lock_agent ? lock_agent->run() : txn_agent->run();
+  TxnMetrics mine;
+  try {
+    mine = lock_agent ? lock_agent->run() : txn_agent->run();
+  } catch (const std::exception& e) {
+    // Only this rank knows; its peers may be blocked waiting on it, so end
+    // the job here rather than unwind into the transport's collective destructors.
+    cluster.fail(e.what(), 1);
+  }
   if (lock_agent) mine.seconds = 0;  // throughput is over the transaction agents' time
 
   TxnRunResult result;

@@ -83,10 +83,8 @@ int main(int argc, char** argv) {
     if (cluster.rank() == 0) std::cerr << "hpcdb: error: " << e.what() << "\n";
     return e.exit_code();
   } catch (const hpcdb::UsageError& e) {
-    std::cerr << "hpcdb: error (rank " << cluster.rank() << "): " << e.what() << "\n";
-    cluster.abort(2);
+    cluster.fail(e.what(), 2);
   } catch (const std::exception& e) {
-    std::cerr << "hpcdb: error (rank " << cluster.rank() << "): " << e.what() << "\n";
-    cluster.abort(1);
+    cluster.fail(e.what(), 1);
   }
 }

@@ -62,6 +62,9 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
       ->capture_default_str();
   txn.add_option("--fail-rank", o.fail_rank, "Testing aid: this rank kills itself --fail-after seconds into the run");
   txn.add_option("--fail-after", o.fail_after, "Testing aid: see --fail-rank")->capture_default_str();
+  txn.add_option("--fail-how", o.fail_how, "Testing aid: kill (the rank dies) or hang (it stops answering)")
+      ->check(CLI::IsMember({"kill", "hang"}))
+      ->capture_default_str();
   txn.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
 }
 
@@ -97,6 +100,7 @@ TxnEngineConfig resolve(const TxnOptions& o) {
   c.calibration_pings = o.pings;
   c.fail_rank = o.fail_rank;
   c.fail_after_seconds = o.fail_after;
+  c.fail_hangs = o.fail_how == "hang";
   return c;
 }
 

@@ -33,6 +33,7 @@ struct TxnOptions {
   int pings = 2000;
   int fail_rank = -1;
   double fail_after = 1;
+  std::string fail_how = "kill";
   std::string json;
 };
 
