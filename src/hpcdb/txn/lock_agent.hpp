@@ -28,13 +28,12 @@ class LockAgent {
   struct Waiting {
     std::uint64_t arrived_ns;
     std::uint64_t service_ns;
-    std::uint64_t sent_ns;
   };
 
   void handle(const Envelope& e);
   void on_lock_request(int origin, const TxnMessage& m, std::uint64_t arrived_ns);
   void on_end_of_txn(const TxnMessage& m);
-  void answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns, std::uint64_t sent_ns);
+  void answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns);
   void answer_deferred(const std::vector<LockReply>& replies);
   void take_undo_image(TxnId txn, LockId record);
   void roll_back(TxnId txn);

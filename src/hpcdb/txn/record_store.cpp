@@ -7,7 +7,11 @@
 namespace hpcdb {
 
 RecordStore::RecordStore(const Cluster& cluster, const AgentRoles& roles, bool enabled, bool rma_only)
-    : cluster_(cluster), roles_(roles), enabled_(enabled), rma_only_(rma_only) {
+    : cluster_(cluster),
+      roles_(roles),
+      enabled_(enabled),
+      rma_only_(rma_only),
+      by_mpi_(enabled && (rma_only || cluster.node_count() > 1)) {
   if (!enabled_) return;
   const int index = roles.lock_agent_index(cluster.rank());
   if (index >= 0) {
@@ -48,19 +52,19 @@ void RecordStore::write(LockId record, const Record& value) {
 }
 
 void RecordStore::complete() {
-  if (rma_only_ || cluster_.node_count() > 1) MPI_Win_flush_all(win_);
+  if (by_mpi_) MPI_Win_flush_all(win_);
 }
 
 Record& RecordStore::local(LockId record) {
   if (record < first_ || record - first_ >= count_) {
     throw Error("record " + std::to_string(record) + " is not stored at this lock agent");
   }
-  MPI_Win_sync(win_);
+  sync();
   return base_[record - first_];
 }
 
 std::vector<std::pair<LockId, TxnId>> RecordStore::written_versions() const {
-  MPI_Win_sync(win_);
+  sync();
   std::vector<std::pair<LockId, TxnId>> out;
   for (LockId i = 0; i < count_; ++i)
     if (base_[i].version != 0) out.emplace_back(first_ + i, base_[i].version);

@@ -42,16 +42,21 @@ class RecordStore {
 
   // Local access (the owning lock agent).
   Record& local(LockId record);
-  void publish_local_writes() const { MPI_Win_sync(win_); }  // before others may read them
+  void publish_local_writes() const { sync(); }  // before others may read them
   std::vector<std::pair<LockId, TxnId>> written_versions() const;  // records with a version other than 0
 
  private:
   Record* shared(LockId record) const;  // nullptr unless the owner shares this node's memory
+  // Orders this process's view of its records with MPI writes, when there can be any.
+  void sync() const {
+    if (by_mpi_) MPI_Win_sync(win_);
+  }
 
   const Cluster& cluster_;
   const AgentRoles& roles_;
   bool enabled_;
   bool rma_only_;
+  bool by_mpi_;  // some peer reaches the records through MPI (RMA only, or several nodes)
   NodeSharedArena arena_;
   std::optional<RmaWindow> window_;
   MPI_Win win_ = MPI_WIN_NULL;

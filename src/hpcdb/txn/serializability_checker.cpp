@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <unordered_map>
 
 namespace hpcdb {
@@ -57,7 +58,7 @@ HistoryCheck check_history(const std::vector<CommittedTxn>& history, const std::
   }
   // Who wrote which version, and who overwrote it.
   std::map<VersionKey, std::size_t> next_writer;  // (record, replaced version) -> writer
-  std::map<LockId, bool> written;
+  std::set<LockId> written;
   for (std::size_t i = 0; i < history.size(); ++i) {
     for (const RecordVersion& w : history[i].writes) {
       if (w.version != 0 && !index.contains(w.version)) {
@@ -69,7 +70,7 @@ HistoryCheck check_history(const std::vector<CommittedTxn>& history, const std::
         return fail(c, fmt::format("lost update: transactions {:#x} and {:#x} both overwrote version {:#x} of record {}",
                                    history[it->second].id, history[i].id, w.version, w.record));
       }
-      written[w.record] = true;
+      written.insert(w.record);
     }
   }
   auto wrote = [&](std::size_t writer, LockId record) {
@@ -89,7 +90,7 @@ HistoryCheck check_history(const std::vector<CommittedTxn>& history, const std::
   }
   // Final versions: the end of each record's chain.
   std::map<LockId, TxnId> expected;
-  for (const auto& [record, unused] : written) {
+  for (const LockId record : written) {
     TxnId version = 0;
     for (auto it = next_writer.find({record, version}); it != next_writer.end();
          it = next_writer.find({record, version})) {

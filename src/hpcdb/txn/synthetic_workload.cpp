@@ -16,7 +16,6 @@ SyntheticWorkload::SyntheticWorkload(const AgentRoles& roles, int rank, int lock
   if (static_cast<LockId>(locks_per_txn) > roles.total_locks()) {
     throw UsageError("--locks-per-txn exceeds the number of locks (" + std::to_string(roles.total_locks()) + ")");
   }
-  if (remote_probability < 0 || remote_probability > 1) throw UsageError("--remote-prob must be between 0 and 1");
   if (remote_probability > 0 && remote_.empty()) {
     throw UsageError("--remote-prob > 0 needs lock agents on another node, but rank " + std::to_string(rank) +
                      " has none (all ranks run on one node, or --lock-agents is too small)");

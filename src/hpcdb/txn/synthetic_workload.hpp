@@ -18,6 +18,7 @@ struct PlannedLock {
 class SyntheticWorkload {
  public:
   // Throws UsageError when `rank` has no lock agent on the side it needs.
+  // `remote_probability` is in [0, 1] (the engine checks it).
   SyntheticWorkload(const AgentRoles& roles, int rank, int locks_per_txn, double remote_probability);
 
   void next(std::mt19937_64& rng, std::vector<PlannedLock>& out) const;

@@ -127,7 +127,7 @@ TransactionAgent::Outcome TransactionAgent::run_one(std::uint64_t begin_ns) {
     const PlannedLock& p = plan_[i];
     const int owner = roles_.owner_of(p.lock);
     note_contact(owner, contacted_);
-    if (!acquire(txn, p)) {
+    if (!acquire(txn, p, owner)) {
       finish(txn, false);
       return Outcome::denied;
     }
@@ -158,31 +158,32 @@ TransactionAgent::Outcome TransactionAgent::run_one(std::uint64_t begin_ns) {
   return Outcome::committed;
 }
 
-bool TransactionAgent::acquire(TxnId txn, const PlannedLock& p) {
-  const int owner = roles_.owner_of(p.lock);
+bool TransactionAgent::acquire(TxnId txn, const PlannedLock& p, int owner) {
   TxnMessage request;
   request.type = TxnMessageType::lock_request;
   request.txn = txn;
   request.lock = p.lock;
   request.mode = p.mode;
-  request.sent_ns = monotonic_ns();
+  const std::uint64_t sent = monotonic_ns();
   send_message(transport_, owner, request);
   const TxnMessage reply = await(owner, TxnMessageType::lock_reply);
   if (reply.txn != txn || reply.lock != p.lock) {
     throw Error("lock agent rank " + std::to_string(owner) + " answered for another request");
   }
   ++metrics_.counters.lock_requests;
-  metrics_.round_trip.add(monotonic_ns() - request.sent_ns);
+  metrics_.round_trip.add(monotonic_ns() - sent);
   return reply.granted != 0;
 }
 
 void TransactionAgent::access_records(TxnId txn) {
-  // Every lock is held now: read what S, SIX and X cover (S already read under read committed) ...
-  const bool reads_done = config_.isolation == IsolationLevel::read_committed;
+  // Every lock is held now: read what S, SIX and X cover (S is read already
+  // under read committed, while its short lock was held) ...
+  const auto read_now = [&](LockMode m) {
+    return reads(m) && !(config_.isolation == IsolationLevel::read_committed && m == LockMode::S);
+  };
   std::size_t started = 0;
   for (std::size_t i = 0; i < plan_.size(); ++i) {
-    const LockMode m = plan_[i].mode;
-    if (!reads(m) || (reads_done && m == LockMode::S)) continue;
+    if (!read_now(plan_[i].mode)) continue;
     records_.start_read(plan_[i].lock, &seen_[i]);
     ++started;
   }
@@ -193,16 +194,13 @@ void TransactionAgent::access_records(TxnId txn) {
   std::size_t writes = 0;
   for (std::size_t i = 0; i < plan_.size(); ++i) {
     const PlannedLock& p = plan_[i];
-    if (!reads(p.mode) || (reads_done && p.mode == LockMode::S)) continue;
-    if (config_.record_history && p.mode != LockMode::X) record_.reads.push_back({p.lock, seen_[i].version});
+    if (!read_now(p.mode)) continue;
+    if (config_.record_history) record_.reads.push_back({p.lock, seen_[i].version});
     if (p.mode != LockMode::X) continue;
     written_[i] = Record{txn, seen_[i].value + 1};
     records_.write(p.lock, written_[i]);
     ++writes;
-    if (config_.record_history) {
-      record_.reads.push_back({p.lock, seen_[i].version});
-      record_.writes.push_back({p.lock, seen_[i].version});
-    }
+    if (config_.record_history) record_.writes.push_back({p.lock, seen_[i].version});
   }
   if (writes > 0) records_.complete();
   metrics_.counters.record_writes += writes;

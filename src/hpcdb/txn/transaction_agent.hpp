@@ -37,7 +37,7 @@ class TransactionAgent {
   Outcome run_one(std::uint64_t begin_ns);
   TxnId next_txn_id(std::uint64_t now_ns);
   TxnMessage await(int from, TxnMessageType type);
-  bool acquire(TxnId txn, const PlannedLock& lock);
+  bool acquire(TxnId txn, const PlannedLock& lock, int owner);
   void access_records(TxnId txn);
   bool vote(TxnId txn);
   void finish(TxnId txn, bool commit);

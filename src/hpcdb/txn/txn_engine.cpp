@@ -31,6 +31,9 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
   run_collectively(comm, [&] {
     if (config.record_history && !config.access_data) throw UsageError("--check needs record access (drop --no-data)");
     if (config.lock_timeout_ns == 0) throw UsageError("--lock-timeout must be positive");
+    if (!(config.remote_probability >= 0 && config.remote_probability <= 1)) {
+      throw UsageError("--remote-prob must be between 0 and 1");
+    }
     roles = std::make_unique<AgentRoles>(comm, config.lock_agents, config.placement, config.locks_per_agent);
   });
   const auto transport = make_transport(config.transport, cluster);
@@ -54,7 +57,6 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
     // the job here rather than unwind into the transport's collective destructors.
     cluster.fail(e.what(), 1);
   }
-  if (lock_agent) mine.seconds = 0;  // throughput is over the transaction agents' time
 
   TxnRunResult result;
   result.metrics = reduce_metrics(comm, 0, mine);

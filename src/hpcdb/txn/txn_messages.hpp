@@ -30,7 +30,6 @@ struct TxnMessage {
   LockId lock = 0;
   std::uint32_t queued_ns = 0;   // lock_reply: time the request waited in the lock's queue
   std::uint32_t service_ns = 0;  // lock_reply: the lock agent's own work on it
-  std::uint64_t sent_ns = 0;     // lock_request: the sender's clock, echoed in the reply
 };
 static_assert(sizeof(TxnMessage) <= kMaxMessageBytes);
 
