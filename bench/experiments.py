@@ -199,13 +199,13 @@ def bandwidth(args):
     save(args, "bandwidth", rows)
 
     def draw(ax):
-        for rate in ["1gbit", "10gbit"]:
+        for rate, color in [("1gbit", "tab:blue"), ("10gbit", "tab:green")]:
             pts = [r for r in rows if r["variant"] == f"measured {rate}"]
             xs = [r["x"] for r in pts]
             ax.errorbar(xs, [r["median_seconds"] for r in pts],
                         yerr=[[r["median_seconds"] - r["ci_low"] for r in pts], [r["ci_high"] - r["median_seconds"] for r in pts]],
-                        marker="o", capsize=3, label=f"measured, {rate}")
-            ax.plot(xs, [r["model_seconds"] for r in pts], linestyle="--", marker="x", label=f"model, {rate}")
+                        marker="o", capsize=3, color=color, label=f"measured, {rate}")
+            ax.plot(xs, [r["model_seconds"] for r in pts], linestyle="--", marker="x", color=color, label=f"model, {rate}")
         ax.set_xlabel("emulated hosts (one rank each)")
         ax.set_ylabel("join seconds")
         ax.legend()

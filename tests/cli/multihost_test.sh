@@ -38,6 +38,25 @@ for algorithm in radix sort-merge; do
     done
   done
 done
+# A calibration on emulated hosts knows they share one kernel (and so the
+# cores with the network's work); the join's model then adds network and
+# compute time and models the window set-up.
+name="calibration_sees_shared_cores"
+if timeout 300 "$cluster" --hosts 2 --rate 10gbit -- "$hpcdb" calibrate --concurrent --tuples 64Ki --repeat 1 \
+     --output "$work/cal.json" > "$work/out" 2>&1 &&
+   timeout 300 "$cluster" --hosts 2 --rate 10gbit -- "$hpcdb" join --inner 200K --outer 200K \
+     --calibration "$work/cal.json" --json "$work/modelled.json" >> "$work/out" 2>&1 &&
+   timeout 60 mpirun -np 1 "$hpcdb" calibrate --tuples 64Ki --repeat 1 --output "$work/cal1.json" >> "$work/out" 2>&1 &&
+   python3 - "$work/cal.json" "$work/modelled.json" "$work/cal1.json" <<'PY'
+import json, sys
+cal, run, single = (json.load(open(f)) for f in sys.argv[1:4])
+assert cal["network"]["shares_cores_with_compute"] is True, cal["network"]
+assert cal["network"]["window_setup_seconds"] > 0
+assert single["network"]["shares_cores_with_compute"] is False
+assert run["model"]["network_shares_cores"] is True, run["model"]
+assert run["model"]["phases"]["window_allocation"] == cal["network"]["window_setup_seconds"]
+PY
+then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; tail -20 "$work/out"; fi
 # Transactions with remote locks: the one-sided transport's RMA path between
 # hosts, 2PC across hosts; the recorded history must be serializable.
 for transport in one-sided two-sided; do

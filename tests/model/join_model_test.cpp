@@ -115,5 +115,30 @@ TEST(JoinModel, SingleMachineHasNoNetworkTerm) {
   EXPECT_NEAR(p.seconds, 1.0 + 1.0 + 1.0, 1e-9);
 }
 
+// Emulated hosts: the network's work runs on the join's cores, so the shipped
+// share's network time adds to every tuple's compute time, bound or not.
+TEST(JoinModel, NetworkOnSharedCoresAddsToCompute) {
+  RadixRates r{100 * M, 50 * M, 100 * M, 100 * M, 1};
+  ModelSetting s;
+  s.machines = 4;
+  s.threads_per_machine = 1;
+  s.inner_tuples = s.outer_tuples = 100 * M;  // 50 M tuples per thread
+  s.tuple_bytes = 8;
+  s.bandwidth_bytes = 8 * 100 * M;  // P_network = 100 M tuples/s: compute-bound, 3/4 * 50 < 100
+  s.window_seconds = 0.02;
+  const ModelPrediction separate = predict_radix_join(s, r);
+  EXPECT_FALSE(separate.network_bound);
+  EXPECT_NEAR(separate.seconds_of("network_partition"), 1.0, 1e-9);  // 50 M / 50 M/s
+  EXPECT_NEAR(separate.seconds_of("window_allocation"), 0.02, 1e-12);
+  s.network_shares_cores = true;
+  const ModelPrediction shared = predict_radix_join(s, r);
+  EXPECT_TRUE(shared.network_shares_cores);
+  EXPECT_NEAR(shared.seconds_of("network_partition"), 1.0 + 0.75 * 50 / 100.0, 1e-9);
+  EXPECT_NEAR(shared.seconds - separate.seconds, 0.375, 1e-9);
+  s.machines = 1;  // nothing shipped, nothing added
+  EXPECT_NEAR(predict_radix_join(s, r).seconds_of("network_partition"), 4.0, 1e-9);  // 200 M / 50 M/s
+  EXPECT_FALSE(predict_radix_join(s, r).network_shares_cores);
+}
+
 }  // namespace
 }  // namespace hpcdb

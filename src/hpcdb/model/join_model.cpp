@@ -18,8 +18,12 @@ double network_rate(const ModelSetting& s) {
 }
 
 // Per-thread rate of a pass that ships (N-1)/N of its output (Eqs. 3.3-3.5, 3.14).
-double shipping_rate(double compute_rate, double network, double machines, bool& network_bound) {
-  network_bound = (machines - 1) / machines * compute_rate > network;
+// When the network's work runs on the same cores, every tuple costs its
+// compute time plus, for the shipped share, its network time.
+double shipping_rate(double compute_rate, double network, double machines, bool shares_cores, bool& network_bound) {
+  const double shipped = (machines - 1) / machines;
+  network_bound = shipped * compute_rate > network;
+  if (shares_cores) return 1.0 / (1.0 / compute_rate + shipped / network);
   if (!network_bound) return compute_rate;
   return machines * compute_rate * network / ((machines - 1) * compute_rate + network);
 }
@@ -54,10 +58,12 @@ ModelPrediction predict_radix_join(const ModelSetting& s, const RadixRates& r) {
   const double tuples = s.inner_tuples + s.outer_tuples;
   ModelPrediction m;
   m.network_rate_per_thread = network_rate(s);
-  const double per_thread = shipping_rate(r.partition, m.network_rate_per_thread, s.machines, m.network_bound);
+  m.network_shares_cores = s.network_shares_cores && s.machines > 1;
+  const double per_thread = shipping_rate(r.partition, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
   const double network_pass_rate = workers * per_thread;      // Eqs. 3.4 / 3.6
   const double local_pass_rate = workers * r.partition;       // Eq. 3.7
   m.phases.push_back({"histogram", tuples / (workers * r.scan)});  // Eq. 3.1
+  m.phases.push_back({"window_allocation", s.window_seconds});
   m.phases.push_back({"network_partition", tuples / network_pass_rate});
   m.phases.push_back({"local_partition", (r.passes > 1 ? r.passes - 1 : 0) * tuples / local_pass_rate});  // Eq. 3.8
   m.phases.push_back({"build_probe", s.inner_tuples / (workers * r.build) + s.outer_tuples / (workers * r.probe)});  // 3.9, 3.10
@@ -78,11 +84,13 @@ ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRa
   const double tuples = s.inner_tuples + s.outer_tuples;
   ModelPrediction m;
   m.network_rate_per_thread = network_rate(s);
-  const double per_thread = shipping_rate(r.sort_run, m.network_rate_per_thread, s.machines, m.network_bound);
+  m.network_shares_cores = s.network_shares_cores && s.machines > 1;
+  const double per_thread = shipping_rate(r.sort_run, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
   m.merge_levels_inner = merge_levels(s.inner_tuples, r.run_length, r.fan_in, workers);  // Eq. 3.17
   m.merge_levels_outer = merge_levels(s.outer_tuples, r.run_length, r.fan_in, workers);
   const double match_rate = r.match > 0 ? r.match : r.scan;
   m.phases.push_back({"partition", tuples / (workers * r.scan) + tuples / (workers * r.partition)});  // 3.1 + 3.7
+  m.phases.push_back({"window_allocation", s.window_seconds});
   m.phases.push_back({"sort", tuples / (workers * per_thread)});  // Eqs. 3.13-3.16
   m.phases.push_back({"merge", (m.merge_levels_inner * s.inner_tuples + m.merge_levels_outer * s.outer_tuples) /
                                    (workers * r.merge)});  // Eq. 3.18

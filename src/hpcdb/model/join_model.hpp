@@ -17,6 +17,11 @@ struct ModelSetting {
   double threads_per_machine = 1;  // N_threads/machine
   double bandwidth_bytes = 0;      // bw per machine, bytes/s (0 = no network)
   double tuple_bytes = 8;          // bytes per tuple on the wire
+  // The network's work runs on the cores that run the join (hosts emulated on
+  // one machine, or TCP without offload): network and compute time add up
+  // instead of overlapping.
+  bool network_shares_cores = false;
+  double window_seconds = 0;       // setting up the receive windows (calibrated; 0 = not modelled)
 };
 
 struct RadixRates {
@@ -46,6 +51,7 @@ struct ModelPrediction {
   std::vector<PhasePrediction> phases;
   double seconds = 0;                 // sum of the phases
   bool network_bound = false;         // Eq. 3.3 (or its sort analogue)
+  bool network_shares_cores = false;  // network and compute time added (ModelSetting)
   double network_rate_per_thread = 0; // P_network, Eq. 3.2 (tuples/s)
   double optimal_threads = 0;         // threads per machine that just saturate the network
   unsigned merge_levels_inner = 0;    // d_R (sort-merge)

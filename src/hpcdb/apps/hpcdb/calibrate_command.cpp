@@ -14,15 +14,18 @@
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/join/radix/network_partitioner.hpp"
+#include "hpcdb/join/receive_windows.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/collectives.hpp"
 #include "hpcdb/net/node_shared_arena.hpp"
 #include "hpcdb/net/one_sided_writer.hpp"
 #include "hpcdb/net/rma_window.hpp"
+#include "hpcdb/net/shared_kernel.hpp"
 
 namespace hpcdb {
 namespace {
@@ -210,6 +213,24 @@ double concurrent_put_bandwidth(const Cluster& cluster, unsigned repeat) {
   return best;
 }
 
+// Opening and closing the joins' receive windows on this layout (a collective
+// MPI window when ranks on other nodes write into it): the median of
+// `repeat`, the slowest rank.
+double window_setup_seconds(const Cluster& cluster, unsigned repeat) {
+  const std::size_t bytes = 8u << 20;
+  ReceiveWindows windows(cluster, bytes, cluster.node_count() > 1);
+  std::vector<double> times;
+  for (unsigned k = 0; k < std::max(repeat, 3u); ++k) {
+    MPI_Barrier(cluster.world());
+    Stopwatch watch;
+    windows.open(bytes);
+    windows.close();
+    times.push_back(allreduce(watch.seconds(), MPI_MAX, cluster.world()));
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+}
+
 // Each rate becomes the slowest rank's (every rank measured at once): every
 // phase of a join ends when its slowest rank does.
 void take_slowest_rank(const Cluster& cluster, Calibration& c) {
@@ -254,6 +275,8 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
     c.put_bandwidth = concurrent_put_bandwidth(cluster, o.repeat);
   }
   c.concurrent = o.concurrent;
+  c.window_setup = window_setup_seconds(cluster, o.repeat);
+  c.network_shares_cores = cluster.node_count() > 1 && nodes_share_a_kernel(cluster);
   if (cluster.rank() != 0) return 0;
 
   std::ofstream out(o.output);
@@ -278,6 +301,8 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
     fmt::print("  rank 0 -> 1, 64 KiB MPI_Rput      {:>9.2f} GB/s\n", c.put_bandwidth / 1e9);
     fmt::print("  rank 0 -> 1, 8-byte put + flush   {:>9.2f} us\n", c.put_latency * 1e6);
   }
+  if (c.network_shares_cores) fmt::print("  (the nodes share one kernel: the network's work runs on the join's cores)\n");
+  fmt::print("  receive windows, open + close      {:>9.2f} ms\n", c.window_setup * 1e3);
   if (c.shared_memory_bandwidth > 0) {
     fmt::print("  rank 0 -> 1, shared-memory copy   {:>9.2f} GB/s\n", c.shared_memory_bandwidth / 1e9);
   }

@@ -20,7 +20,9 @@ nlohmann::ordered_json to_json(const Calibration& c) {
           {"network",
            {{"put_bandwidth_bytes_per_second", c.put_bandwidth},
             {"put_latency_seconds", c.put_latency},
-            {"shared_memory_bandwidth_bytes_per_second", c.shared_memory_bandwidth}}},
+            {"shared_memory_bandwidth_bytes_per_second", c.shared_memory_bandwidth},
+            {"window_setup_seconds", c.window_setup},
+            {"shares_cores_with_compute", c.network_shares_cores}}},
           {"concurrent", c.concurrent}};
 }
 
@@ -41,6 +43,8 @@ Calibration calibration_from_json(const nlohmann::json& j) {
   c.put_latency = n.at("put_latency_seconds");
   c.concurrent = j.value("concurrent", false);
   c.shared_memory_bandwidth = n.at("shared_memory_bandwidth_bytes_per_second");
+  c.window_setup = n.value("window_setup_seconds", 0.0);  // absent in older files
+  c.network_shares_cores = n.value("shares_cores_with_compute", false);
   return c;
 }
 

@@ -28,6 +28,10 @@ struct Calibration {
   // rank's rate; puts from every rank to every rank on other nodes, bandwidth per
   // machine), i.e. under the load of a join on this very job layout.
   bool concurrent = false;
+  // Ranks on different nodes ran under one kernel (emulated hosts): the
+  // network's work ran on the same cores.
+  bool network_shares_cores = false;
+  double window_setup = 0;  // seconds to open and close the receive windows on this layout (slowest rank)
 
   RadixRates radix_rates(unsigned passes) const { return {scan, partition, build, probe, passes}; }
   // A merge level of fan-in F runs as ceil(log2 F) two-way passes.

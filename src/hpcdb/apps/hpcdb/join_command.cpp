@@ -22,6 +22,7 @@
 #include "hpcdb/join/reference_join.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
+#include "hpcdb/net/shared_kernel.hpp"
 
 namespace hpcdb {
 namespace {
@@ -87,9 +88,11 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   if (!options.calibration.empty()) {
     Calibration calibration;
     run_collectively(world, [&] { calibration = read_calibration(options.calibration); });
+    const JoinShape shape{static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
+                          static_cast<double>(cluster.node_count()), calibration.put_bandwidth,
+                          static_cast<double>(options.sort_merge.merge_fan_in), nodes_share_a_kernel(cluster)};
     context.model = predict_join(options.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
-                                 static_cast<double>(inputs.outer.global_size), cluster.size(), options.radix.threads,
-                                 cluster.node_count(), calibration.put_bandwidth, options.sort_merge.merge_fan_in);
+                                 static_cast<double>(inputs.outer.global_size), shape);
   }
 
   std::vector<JoinResult> results;

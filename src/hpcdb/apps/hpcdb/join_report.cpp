@@ -107,6 +107,7 @@ nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext&
     for (const PhasePrediction& p : context.model->phases) predicted[p.name] = p.seconds;
     j["model"] = {{"seconds", context.model->seconds},
                   {"network_bound", context.model->network_bound},
+                  {"network_shares_cores", context.model->network_shares_cores},
                   {"phases", predicted},
                   {"measured_over_model", context.model->seconds > 0 ? r.seconds / context.model->seconds : 0.0}};
   }

@@ -11,20 +11,22 @@
 namespace hpcdb {
 
 ModelPrediction predict_join(const std::string& algorithm, const Calibration& c, double inner, double outer,
-                             double ranks, double threads, double machines, double bandwidth_bytes, double fan_in) {
+                             const JoinShape& shape) {
   ModelSetting s;
   s.inner_tuples = inner;
   s.outer_tuples = outer;
-  s.machines = machines;
-  s.threads_per_machine = ranks * threads / machines;
-  s.bandwidth_bytes = bandwidth_bytes;
+  s.machines = shape.machines;
+  s.threads_per_machine = shape.ranks * shape.threads / shape.machines;
+  s.bandwidth_bytes = shape.bandwidth_bytes;
   s.tuple_bytes = 8;
+  s.network_shares_cores = shape.network_shares_cores;
+  s.window_seconds = c.window_setup;
   if (algorithm == "radix") {
-    const RadixBits bits = choose_radix_bits(static_cast<std::uint64_t>(inner), static_cast<int>(ranks),
-                                             static_cast<unsigned>(threads), 8, detect_cpu(), 0, 0);
+    const RadixBits bits = choose_radix_bits(static_cast<std::uint64_t>(inner), static_cast<int>(shape.ranks),
+                                             static_cast<unsigned>(shape.threads), 8, detect_cpu(), 0, 0);
     return predict_radix_join(s, c.radix_rates(bits.local > 0 ? 2 : 1));
   }
-  return predict_sort_merge_join(s, c.sort_merge_rates(fan_in));
+  return predict_sort_merge_join(s, c.sort_merge_rates(shape.fan_in));
 }
 
 void add_model_options(CLI::App& model, ModelOptions& o) {
@@ -40,6 +42,9 @@ void add_model_options(CLI::App& model, ModelOptions& o) {
                    "Network bandwidth per machine in Gbit/s (default: the calibration's measured put bandwidth)");
   model.add_option("--calibration", o.calibration, "Rates measured by 'hpcdb calibrate'")->capture_default_str();
   model.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
+  model.add_flag("--shared-cores", o.shared_cores,
+                 "The network's work runs on the join's own cores (hosts emulated on one machine, TCP without "
+                 "offload): network and compute time add up; implied by a calibration made on such a layout");
 }
 
 int run_model_command(const Cluster& cluster, const ModelOptions& o) {
@@ -56,12 +61,16 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
   });
   if (cluster.rank() != 0) return 0;
   const double bandwidth = o.bandwidth_gbit > 0 ? o.bandwidth_gbit * 1e9 / 8 : c.put_bandwidth;
-  const ModelPrediction p =
-      predict_join(o.algorithm, c, inner, outer, o.ranks, o.threads, o.machines, bandwidth, o.merge_fan_in);
+  const bool shared_cores = o.shared_cores || c.network_shares_cores;
+  const ModelPrediction p = predict_join(o.algorithm, c, inner, outer,
+                                         {static_cast<double>(o.ranks), static_cast<double>(o.threads),
+                                          static_cast<double>(o.machines), bandwidth,
+                                          static_cast<double>(o.merge_fan_in), shared_cores});
   fmt::print("hpcdb model: {} join, |R| = {}, |S| = {}, {} machine{}, {} worker thread{} per machine\n", o.algorithm,
              inner, outer, o.machines, o.machines == 1 ? "" : "s", o.ranks * o.threads / static_cast<double>(o.machines),
              o.ranks * o.threads == o.machines ? "" : "s");
-  fmt::print("  rates from {}; network {:.2f} GB/s per machine\n", o.calibration, bandwidth / 1e9);
+  fmt::print("  rates from {}; network {:.2f} GB/s per machine{}\n", o.calibration, bandwidth / 1e9,
+             shared_cores && o.machines > 1 ? ", on the join's own cores" : "");
   fmt::print("  {:<20} {:>10}\n", "phase", "model s");
   for (const PhasePrediction& phase : p.phases) fmt::print("  {:<20} {:>10.4f}\n", phase.name, phase.seconds);
   fmt::print("  {:<20} {:>10.4f}   ({:.1f} M tuples/s)\n", "total", p.seconds, (inner + outer) / p.seconds / 1e6);

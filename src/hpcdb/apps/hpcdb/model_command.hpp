@@ -20,13 +20,24 @@ struct ModelOptions {
   double bandwidth_gbit = 0;  // per machine; 0 = the calibration's measured put bandwidth
   std::string calibration = "calibration.json";
   unsigned merge_fan_in = 16;
+  bool shared_cores = false;  // or the calibration says so
 };
 
 void add_model_options(CLI::App& model, ModelOptions& options);
 int run_model_command(const Cluster& cluster, const ModelOptions& options);
 
+// The cluster shape a join runs on, as the model sees it.
+struct JoinShape {
+  double ranks = 1;
+  double threads = 1;           // worker threads per rank
+  double machines = 1;
+  double bandwidth_bytes = 0;   // per machine
+  double fan_in = 16;           // sort-merge
+  bool network_shares_cores = false;
+};
+
 // The model's prediction for a join run with these sizes on this shape.
 ModelPrediction predict_join(const std::string& algorithm, const Calibration& calibration, double inner, double outer,
-                             double ranks, double threads, double machines, double bandwidth_bytes, double fan_in);
+                             const JoinShape& shape);
 
 }  // namespace hpcdb
