@@ -10,7 +10,7 @@
 namespace hpcdb {
 namespace {
 
-enum class Shape { random, sorted, reversed, all_equal, few_distinct, top_bit };
+enum class Shape { random, sorted, reversed, all_equal, few_distinct, top_bit, largest };
 
 std::vector<std::uint64_t> make_input(Shape shape, std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -23,6 +23,7 @@ std::vector<std::uint64_t> make_input(Shape shape, std::size_t n, std::uint64_t 
     case Shape::all_equal: std::fill(v.begin(), v.end(), 42); break;
     case Shape::few_distinct: for (auto& x : v) x %= 3; break;
     case Shape::top_bit: for (auto& x : v) x = (x % 5) | (x & 1 ? 0x8000000000000000ULL : 0); break;
+    case Shape::largest: for (auto& x : v) x = x % 3 == 0 ? ~0ULL : x; break;  // ties with the merge's padding
   }
   return v;
 }
@@ -51,13 +52,14 @@ TEST_P(SortRunTest, SortsEveryLength) {
 INSTANTIATE_TEST_SUITE_P(PathsAndShapes, SortRunTest,
                          ::testing::Combine(::testing::Values(SortPath::scalar, SortPath::avx2),
                                             ::testing::Values(Shape::random, Shape::sorted, Shape::reversed,
-                                                              Shape::all_equal, Shape::few_distinct, Shape::top_bit)));
+                                                              Shape::all_equal, Shape::few_distinct, Shape::top_bit,
+                                                              Shape::largest)));
 
 TEST(MergeTwo, MergesAnyLengthsOnBothPaths) {
   for (SortPath path : {SortPath::scalar, SortPath::avx2}) {
     if (path == SortPath::avx2 && default_sort_path() != SortPath::avx2) continue;
-    for (std::size_t na : {0u, 1u, 3u, 4u, 5u, 9u, 64u, 1001u}) {
-      for (std::size_t nb : {0u, 2u, 4u, 7u, 8u, 333u}) {
+    for (std::size_t na : {0u, 1u, 3u, 4u, 5u, 9u, 15u, 16u, 17u, 33u, 64u, 1001u}) {
+      for (std::size_t nb : {0u, 2u, 4u, 7u, 8u, 16u, 31u, 48u, 333u}) {
         for (std::uint64_t modulo : {3ULL, 1000000ULL}) {
           std::vector<std::uint64_t> a = make_input(Shape::random, na, na * 31 + nb), b = make_input(Shape::random, nb, nb);
           for (auto& x : a) x %= modulo;
@@ -73,6 +75,24 @@ TEST(MergeTwo, MergesAnyLengthsOnBothPaths) {
         }
       }
     }
+  }
+}
+
+// The largest value the SIMD merge can take unbiased (top bit clear) ties
+// with its padding; the output must still hold exactly the inputs.
+TEST(MergeTwo, LargestSimdValueTiesWithPadding) {
+  const std::uint64_t top = 0x7FFFFFFFFFFFFFFFULL;
+  for (std::size_t na : {1u, 15u, 16u, 17u, 40u}) {
+    std::vector<std::uint64_t> a(na, top), b = {0, 1, top, top};
+    for (std::size_t k = 0; k < na / 2; ++k) a[k] = k;
+    std::vector<std::uint64_t> expected(a);
+    expected.insert(expected.end(), b.begin(), b.end());
+    std::sort(expected.begin(), expected.end());
+    std::vector<std::uint64_t> out(a.size() + b.size() + 1, 9);
+    merge_two(a.data(), a.size(), b.data(), b.size(), out.data());
+    EXPECT_EQ(out.back(), 9u) << "wrote past the end";
+    out.pop_back();
+    EXPECT_EQ(out, expected) << na;
   }
 }
 

@@ -138,82 +138,64 @@ HPCDB_AVX2 void sort_blocks_of_32(const std::uint64_t* in, std::uint64_t* out, s
 
 inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 
-// Merges biased runs K registers (4K values) per step; with Unbias, the
-// output leaves the biased domain. Both inputs hold at least 4K values.
-template <bool Unbias, int K>
-HPCDB_AVX2 void merge_blocks(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
-                             std::uint64_t* out) {
-  constexpr std::size_t W = 4 * K;
-  const std::uint64_t flip = Unbias ? kBias : 0;
-  const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
-  __m256i x[K], y[K];
-  for (int k = 0; k < K; ++k) {
-    x[k] = load(a + 4 * k);
-    y[k] = load(b + 4 * k);
-  }
-  std::size_t i = W, j = W;
-  for (;;) {
-    if constexpr (K == 2) bitonic_merge_8x8(x[0], x[1], y[0], y[1]);
-    else bitonic_merge_16x16(x, y);
-    for (int k = 0; k < K; ++k) store(out + 4 * k, _mm256_xor_si256(x[k], bias));
-    out += W;
-    // Next comes the block of the input with the smaller head; when that
-    // input has fewer than W left, the rest is merged scalar.
-    const std::uint64_t* next;
-    if (i < na && (j >= nb || as_signed(a[i]) <= as_signed(b[j]))) {
-      if (i + W > na) break;
-      next = a + i;
-      i += W;
-    } else if (j < nb) {
-      if (j + W > nb) break;
-      next = b + j;
-      j += W;
-    } else {
-      break;
-    }
-    for (int k = 0; k < K; ++k) x[k] = load(next + 4 * k);
-  }
-  // Tails: the carried W values (y), and what is left of both inputs.
-  alignas(32) std::uint64_t carry[W];
-  for (int k = 0; k < K; ++k) store(carry + 4 * k, y[k]);
-  std::size_t c = 0;
-  while (c < W || i < na || j < nb) {
-    if (c == W && (i == na || j == nb)) {  // one input left: copy it
-      for (; i < na; ++i) *out++ = a[i] ^ flip;
-      for (; j < nb; ++j) *out++ = b[j] ^ flip;
-      break;
-    }
-    std::uint64_t best = 0;
-    int from = -1;
-    if (c < W) {
-      best = carry[c];
-      from = 0;
-    }
-    if (i < na && (from < 0 || as_signed(a[i]) < as_signed(best))) {
-      best = a[i];
-      from = 1;
-    }
-    if (j < nb && (from < 0 || as_signed(b[j]) < as_signed(best))) {
-      best = b[j];
-      from = 2;
-    }
-    *out++ = best ^ flip;
-    if (from == 0) ++c;
-    else if (from == 1) ++i;
-    else ++j;
-  }
-}
-
+// Merges biased runs, 16 values per step, to the end: each input is read as
+// if padded with copies of the largest value, so the last partial block of
+// each goes through the same network and no scalar tail is needed; only the
+// first na + nb outputs are written. (A padding value that ties with a real
+// one has the same bits, so which of them is written does not matter.)
 template <bool Unbias>
 HPCDB_AVX2 void merge_biased(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                              std::uint64_t* out) {
-  if (na >= 16 && nb >= 16) return merge_blocks<Unbias, 4>(a, na, b, nb, out);
-  if (na >= 8 && nb >= 8) return merge_blocks<Unbias, 2>(a, na, b, nb, out);
+  constexpr std::size_t W = 16;
+  constexpr std::uint64_t kTop = 0x7FFFFFFFFFFFFFFFULL;  // the largest biased value
   const std::uint64_t flip = Unbias ? kBias : 0;
-  std::size_t i = 0, j = 0;
-  while (i < na && j < nb) *out++ = (as_signed(b[j]) < as_signed(a[i]) ? b[j++] : a[i++]) ^ flip;
-  while (i < na) *out++ = a[i++] ^ flip;
-  while (j < nb) *out++ = b[j++] ^ flip;
+  if (na == 0 || nb == 0) {
+    for (std::size_t i = 0; i < na; ++i) out[i] = a[i] ^ flip;
+    for (std::size_t j = 0; j < nb; ++j) out[j] = b[j] ^ flip;
+    return;
+  }
+  // The partial last block of each input, padded; past the end, all padding.
+  alignas(32) std::uint64_t tail_a[W], tail_b[W], padding[W], last[W];
+  const std::size_t full_a = na - na % W, full_b = nb - nb % W;
+  for (std::size_t k = 0; k < W; ++k) {
+    tail_a[k] = full_a + k < na ? a[full_a + k] : kTop;
+    tail_b[k] = full_b + k < nb ? b[full_b + k] : kTop;
+    padding[k] = kTop;
+  }
+  auto block_a = [&](std::size_t i) { return i < full_a ? a + i : i < na ? tail_a : padding; };
+  auto block_b = [&](std::size_t j) { return j < full_b ? b + j : j < nb ? tail_b : padding; };
+  __m256i x[4], y[4];
+  const std::uint64_t* first_a = block_a(0);
+  const std::uint64_t* first_b = block_b(0);
+  for (int k = 0; k < 4; ++k) {
+    x[k] = load(first_a + 4 * k);
+    y[k] = load(first_b + 4 * k);
+  }
+  const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
+  std::size_t i = W, j = W;
+  const std::size_t total = na + nb;
+  for (std::size_t emitted = 0;;) {
+    bitonic_merge_16x16(x, y);
+    std::uint64_t* to = emitted + W <= total ? out + emitted : last;
+    for (int k = 0; k < 4; ++k) store(to + 4 * k, _mm256_xor_si256(x[k], bias));
+    if (emitted + W >= total) {
+      if (to == last) std::memcpy(out + emitted, last, (total - emitted) * sizeof(std::uint64_t));
+      return;
+    }
+    emitted += W;
+    // Next comes the block of the input with the smaller head.
+    const std::int64_t head_a = as_signed(i < na ? a[i] : kTop);
+    const std::int64_t head_b = as_signed(j < nb ? b[j] : kTop);
+    const std::uint64_t* next;
+    if (head_a <= head_b) {
+      next = block_a(i);
+      i += W;
+    } else {
+      next = block_b(j);
+      j += W;
+    }
+    for (int k = 0; k < 4; ++k) x[k] = load(next + 4 * k);
+  }
 }
 
 HPCDB_AVX2 void sort_avx2(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch) {

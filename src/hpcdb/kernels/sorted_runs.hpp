@@ -4,8 +4,9 @@
 //
 // The AVX2 path sorts blocks of 32 values in registers (a sorting network on
 // four registers' columns, a 4x4 transpose, then bitonic merges 4+4, 8+8 and
-// 16+16), then merges runs with a bitonic network held in registers, eight
-// values per step. Signed 64-bit
+// 16+16), then merges runs with a bitonic network held in registers, 16
+// values per step, to the very end (inputs read as if padded with the
+// largest value, so no scalar tail). Signed 64-bit
 // compares give unsigned order after the sign bit is flipped, so values are
 // biased on the way in and unbiased by the last pass. The scalar path does
 // the same job without SIMD; which one runs is decided once, from the CPU.
