@@ -17,6 +17,14 @@ double network_rate(const ModelSetting& s) {
   return s.bandwidth_bytes / s.tuple_bytes / s.threads_per_machine;
 }
 
+// A prediction's network facts, before its phases.
+ModelPrediction network_figures(const ModelSetting& s) {
+  ModelPrediction m;
+  m.network_rate_per_thread = network_rate(s);
+  m.network_shares_cores = s.network_shares_cores && s.machines > 1;
+  return m;
+}
+
 // Per-thread rate of a pass that ships (N-1)/N of its output (Eqs. 3.3-3.5, 3.14).
 // When the network's work runs on the same cores, every tuple costs its
 // compute time plus, for the shipped share, its network time.
@@ -56,9 +64,7 @@ ModelPrediction predict_radix_join(const ModelSetting& s, const RadixRates& r) {
   require_positive(r.probe, "P_probe");
   const double workers = s.machines * s.threads_per_machine;
   const double tuples = s.inner_tuples + s.outer_tuples;
-  ModelPrediction m;
-  m.network_rate_per_thread = network_rate(s);
-  m.network_shares_cores = s.network_shares_cores && s.machines > 1;
+  ModelPrediction m = network_figures(s);
   const double per_thread = shipping_rate(r.partition, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
   const double network_pass_rate = workers * per_thread;      // Eqs. 3.4 / 3.6
   const double local_pass_rate = workers * r.partition;       // Eq. 3.7
@@ -82,9 +88,7 @@ ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRa
   if (!(r.fan_in >= 2)) throw UsageError("model: the merge fan-in must be at least 2");
   const double workers = s.machines * s.threads_per_machine;
   const double tuples = s.inner_tuples + s.outer_tuples;
-  ModelPrediction m;
-  m.network_rate_per_thread = network_rate(s);
-  m.network_shares_cores = s.network_shares_cores && s.machines > 1;
+  ModelPrediction m = network_figures(s);
   const double per_thread = shipping_rate(r.sort_run, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
   m.merge_levels_inner = merge_levels(s.inner_tuples, r.run_length, r.fan_in, workers);  // Eq. 3.17
   m.merge_levels_outer = merge_levels(s.outer_tuples, r.run_length, r.fan_in, workers);

@@ -3,13 +3,13 @@
 #include <algorithm>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/named_values.hpp"
 
 namespace hpcdb {
 
 AgentPlacement parse_agent_placement(const std::string& text) {
-  if (text == "spread") return AgentPlacement::spread;
-  if (text == "first") return AgentPlacement::first;
-  throw UsageError("unknown placement '" + text + "' (use spread or first)");
+  constexpr NamedValues<AgentPlacement, 2> names{{{AgentPlacement::spread, "spread"}, {AgentPlacement::first, "first"}}};
+  return value_named(text, names, "placement");
 }
 
 AgentRoles::AgentRoles(MPI_Comm comm, int lock_agents, AgentPlacement placement, LockId locks_per_agent)

@@ -22,7 +22,7 @@ LockAgent::LockAgent(MessageTransport& transport, RecordStore& records, const Ag
       rank_(rank),
       table_(roles.first_lock_of(roles.lock_agent_index(rank)), roles.locks_per_agent(), config.policy,
              config.lock_timeout_ns),
-      rng_(config.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(rank)) {}
+      rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank))) {}
 
 TxnMetrics LockAgent::run() {
   start_ns_ = monotonic_ns();

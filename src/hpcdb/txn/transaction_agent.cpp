@@ -27,7 +27,7 @@ TransactionAgent::TransactionAgent(MessageTransport& transport, RecordStore& rec
       rank_(rank),
       index_(roles.txn_agent_index(rank)),
       workload_(roles, rank, config.locks_per_txn, config.remote_probability),
-      rng_(config.seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(rank) + 1) {
+      rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank) + 1)) {
   seen_.resize(static_cast<std::size_t>(config.locks_per_txn));
   written_.resize(static_cast<std::size_t>(config.locks_per_txn));
 }

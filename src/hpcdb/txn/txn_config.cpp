@@ -1,36 +1,27 @@
 #include "hpcdb/txn/txn_config.hpp"
 
-#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/named_values.hpp"
 
 namespace hpcdb {
 
-std::string to_string(IsolationLevel level) {
-  return level == IsolationLevel::serializable ? "serializable" : "read-committed";
-}
+namespace {
+constexpr NamedValues<IsolationLevel, 2> kIsolationNames{
+    {{IsolationLevel::serializable, "serializable"}, {IsolationLevel::read_committed, "read-committed"}}};
+constexpr NamedValues<DeadlockPolicy, 3> kPolicyNames{{{DeadlockPolicy::bounded_wait, "bounded-wait"},
+                                                       {DeadlockPolicy::no_wait, "no-wait"},
+                                                       {DeadlockPolicy::wait_die, "wait-die"}}};
+}  // namespace
+
+std::string to_string(IsolationLevel level) { return name_of(level, kIsolationNames); }
 
 IsolationLevel parse_isolation_level(const std::string& text) {
-  if (text == "serializable") return IsolationLevel::serializable;
-  if (text == "read-committed") return IsolationLevel::read_committed;
-  throw UsageError("unknown isolation level '" + text + "' (use serializable or read-committed)");
+  return value_named(text, kIsolationNames, "isolation level");
 }
 
-std::string to_string(DeadlockPolicy policy) {
-  switch (policy) {
-    case DeadlockPolicy::bounded_wait:
-      return "bounded-wait";
-    case DeadlockPolicy::no_wait:
-      return "no-wait";
-    case DeadlockPolicy::wait_die:
-      return "wait-die";
-  }
-  return "?";
-}
+std::string to_string(DeadlockPolicy policy) { return name_of(policy, kPolicyNames); }
 
 DeadlockPolicy parse_deadlock_policy(const std::string& text) {
-  if (text == "bounded-wait") return DeadlockPolicy::bounded_wait;
-  if (text == "no-wait") return DeadlockPolicy::no_wait;
-  if (text == "wait-die") return DeadlockPolicy::wait_die;
-  throw UsageError("unknown concurrency control '" + text + "' (use bounded-wait, no-wait or wait-die)");
+  return value_named(text, kPolicyNames, "concurrency control");
 }
 
 }  // namespace hpcdb

@@ -19,6 +19,12 @@ IsolationLevel parse_isolation_level(const std::string& text);
 std::string to_string(DeadlockPolicy policy);
 DeadlockPolicy parse_deadlock_policy(const std::string& text);
 
+// The random stream of one agent: the run's seed spread by a golden-ratio
+// multiplier, plus the agent's stream number.
+constexpr std::uint64_t agent_rng_seed(std::uint64_t seed, std::uint64_t stream) {
+  return seed * 0x9E3779B97F4A7C15ull + stream;
+}
+
 struct TxnEngineConfig {
   TransportKind transport = TransportKind::one_sided;
   int lock_agents = 1;
