@@ -58,12 +58,14 @@ HPCDB_AVX2 inline __m256i keep_min_or_max(__m256i v, __m256i partner, __m256i up
 HPCDB_AVX2 inline __m256i load(const std::uint64_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 HPCDB_AVX2 inline void store(std::uint64_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
 
-// Sorts each ascending half of a bitonic 4-vector: compare at distance 2, then 1.
+// Sorts each half of a bitonic 4-vector, ascending (or descending): compare
+// at distance 2, then 1.
+template <bool Descending = false>
 HPCDB_AVX2 inline __m256i bitonic_clean(__m256i v) {
-  const __m256i upper_half = _mm256_set_epi64x(-1, -1, 0, 0);
-  const __m256i odd_lanes = _mm256_set_epi64x(-1, 0, -1, 0);
-  v = keep_min_or_max(v, _mm256_permute4x64_epi64(v, 0x4E), upper_half);  // partner v2 v3 v0 v1
-  return keep_min_or_max(v, _mm256_shuffle_epi32(v, 0x4E), odd_lanes);    // partner v1 v0 v3 v2
+  const __m256i larger_in_2_3 = Descending ? _mm256_set_epi64x(0, 0, -1, -1) : _mm256_set_epi64x(-1, -1, 0, 0);
+  const __m256i larger_in_1_3 = Descending ? _mm256_set_epi64x(0, -1, 0, -1) : _mm256_set_epi64x(-1, 0, -1, 0);
+  v = keep_min_or_max(v, _mm256_permute4x64_epi64(v, 0x4E), larger_in_2_3);  // partner v2 v3 v0 v1
+  return keep_min_or_max(v, _mm256_shuffle_epi32(v, 0x4E), larger_in_1_3);    // partner v1 v0 v3 v2
 }
 
 // x, y ascending -> x = four smallest, y = four largest, both ascending.
@@ -112,19 +114,37 @@ HPCDB_AVX2 inline void sort_16(__m256i v[4]) {
   bitonic_merge_8x8(v[0], v[1], v[2], v[3]);
 }
 
+// x ascending, d descending (16 values each; d[0] holds the largest) ->
+// x the 16 smallest ascending, d the 16 largest descending. Keeping the
+// larger half descending lets a merge loop carry it into the next step
+// without reversing it.
+HPCDB_AVX2 inline void bitonic_merge_16(__m256i x[4], __m256i d[4]) {
+  for (int k = 0; k < 4; ++k) min_max(x[k], d[k]);
+  min_max(x[0], x[2]);
+  min_max(x[1], x[3]);
+  min_max(x[0], x[1]);
+  min_max(x[2], x[3]);
+  min_max(d[2], d[0]);
+  min_max(d[3], d[1]);
+  min_max(d[1], d[0]);
+  min_max(d[3], d[2]);
+  for (int k = 0; k < 4; ++k) {
+    x[k] = bitonic_clean(x[k]);
+    d[k] = bitonic_clean<true>(d[k]);
+  }
+}
+
+// The 16 values of v in reverse order.
+HPCDB_AVX2 inline void reverse_16(const __m256i v[4], __m256i reversed[4]) {
+  for (int k = 0; k < 4; ++k) reversed[k] = _mm256_permute4x64_epi64(v[3 - k], 0x1B);
+}
+
 // Ascending runs x (16) and y (16) -> x the 16 smallest, y the 16 largest.
 HPCDB_AVX2 inline void bitonic_merge_16x16(__m256i x[4], __m256i y[4]) {
-  __m256i r[4] = {_mm256_permute4x64_epi64(y[3], 0x1B), _mm256_permute4x64_epi64(y[2], 0x1B),
-                  _mm256_permute4x64_epi64(y[1], 0x1B), _mm256_permute4x64_epi64(y[0], 0x1B)};
-  for (int k = 0; k < 4; ++k) min_max(x[k], r[k]);
-  for (__m256i* h : {x, r}) {
-    min_max(h[0], h[2]);
-    min_max(h[1], h[3]);
-    min_max(h[0], h[1]);
-    min_max(h[2], h[3]);
-    for (int k = 0; k < 4; ++k) h[k] = bitonic_clean(h[k]);
-  }
-  for (int k = 0; k < 4; ++k) y[k] = r[k];
+  __m256i d[4];
+  reverse_16(y, d);
+  bitonic_merge_16(x, d);
+  reverse_16(d, y);
 }
 
 // Sorts blocks of 32 values from `in` into ascending, biased runs of 32 in
@@ -177,18 +197,19 @@ HPCDB_AVX2 void merge_biased(const std::uint64_t* a, std::size_t na, const std::
   }
   auto block_a = [&](std::size_t i) { return i < full_a ? a + i : i < na ? tail_a : padding; };
   auto block_b = [&](std::size_t j) { return j < full_b ? b + j : j < nb ? tail_b : padding; };
-  __m256i x[4], y[4];
+  __m256i x[4], y[4], larger[4];
   const std::uint64_t* first_a = block_a(0);
   const std::uint64_t* first_b = block_b(0);
   for (int k = 0; k < 4; ++k) {
     x[k] = load(first_a + 4 * k);
     y[k] = load(first_b + 4 * k);
   }
+  reverse_16(y, larger);
   const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
   std::size_t i = W, j = W;
   const std::size_t total = na + nb;
   for (std::size_t emitted = 0;;) {
-    bitonic_merge_16x16(x, y);
+    bitonic_merge_16(x, larger);
     std::uint64_t* to = emitted + W <= total ? out + emitted : last;
     for (int k = 0; k < 4; ++k) store(to + 4 * k, _mm256_xor_si256(x[k], bias));
     if (emitted + W >= total) {
