@@ -82,7 +82,7 @@ TEST(MergeTwo, MergesAnyLengthsOnBothPaths) {
 // with its padding; the output must still hold exactly the inputs.
 TEST(MergeTwo, LargestSimdValueTiesWithPadding) {
   const std::uint64_t top = 0x7FFFFFFFFFFFFFFFULL;
-  for (std::size_t na : {1u, 15u, 16u, 17u, 40u}) {
+  for (std::size_t na : {1u, 7u, 8u, 9u, 15u, 16u, 17u, 40u}) {
     std::vector<std::uint64_t> a(na, top), b = {0, 1, top, top};
     for (std::size_t k = 0; k < na / 2; ++k) a[k] = k;
     std::vector<std::uint64_t> expected(a);

@@ -4,7 +4,7 @@
 //
 // The AVX2 path sorts blocks of 32 values in registers (a sorting network on
 // four registers' columns, a 4x4 transpose, then bitonic merges 4+4, 8+8 and
-// 16+16), then merges runs with a bitonic network held in registers, 16
+// 16+16), then merges runs with a bitonic network held in registers, 8
 // values per step, to the very end (inputs read as if padded with the
 // largest value, so no scalar tail). Signed 64-bit
 // compares give unsigned order after the sign bit is flipped, so values are
