@@ -1,6 +1,7 @@
 #include "hpcdb/kernels/sorted_runs.hpp"
 
 #include <gtest/gtest.h>
+#include <xmmintrin.h>
 
 #include <algorithm>
 #include <random>
@@ -10,7 +11,9 @@
 namespace hpcdb {
 namespace {
 
-enum class Shape { random, sorted, reversed, all_equal, few_distinct, top_bit, largest };
+// The AVX2 path compares values below 2^62 as doubles (denormal below 2^52)
+// and others as biased signed integers: shapes on both sides of the line.
+enum class Shape { random, sorted, reversed, all_equal, few_distinct, top_bit, largest, compressed, below_2_62, crossing_2_62 };
 
 std::vector<std::uint64_t> make_input(Shape shape, std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
@@ -24,6 +27,11 @@ std::vector<std::uint64_t> make_input(Shape shape, std::size_t n, std::uint64_t 
     case Shape::few_distinct: for (auto& x : v) x %= 3; break;
     case Shape::top_bit: for (auto& x : v) x = (x % 5) | (x & 1 ? 0x8000000000000000ULL : 0); break;
     case Shape::largest: for (auto& x : v) x = x % 3 == 0 ? ~0ULL : x; break;  // ties with the merge's padding
+    case Shape::compressed: for (auto& x : v) x >>= 14; break;
+    case Shape::below_2_62: for (auto& x : v) x = x % 3 == 0 ? (1ULL << 62) - 1 : x >> (2 + x % 40); break;
+    case Shape::crossing_2_62:  // 2^62, and bit patterns of infinity and NaNs (top bit clear)
+      for (auto& x : v) x = x % 7 == 0 ? 1ULL << 62 : x % 7 == 1 ? 0x7FF0000000000000ULL + (x & 0xFF) : x >> (3 + x % 40);
+      break;
   }
   return v;
 }
@@ -53,14 +61,33 @@ INSTANTIATE_TEST_SUITE_P(PathsAndShapes, SortRunTest,
                          ::testing::Combine(::testing::Values(SortPath::scalar, SortPath::avx2),
                                             ::testing::Values(Shape::random, Shape::sorted, Shape::reversed,
                                                               Shape::all_equal, Shape::few_distinct, Shape::top_bit,
-                                                              Shape::largest)));
+                                                              Shape::largest, Shape::compressed, Shape::below_2_62,
+                                                              Shape::crossing_2_62)));
+
+// With denormals read as zero (as -ffast-math code may set), values below
+// 2^52 would all compare equal as doubles: the sort must notice and still
+// order them.
+TEST(SortRun, DenormalsAreZeroModeStillSorts) {
+  if (default_sort_path() != SortPath::avx2) GTEST_SKIP() << "no AVX2 on this CPU";
+  const std::size_t n = 4097;
+  std::vector<std::uint64_t> in = make_input(Shape::compressed, n, 5), expected = in, out(n), scratch(n);
+  std::sort(expected.begin(), expected.end());
+  const unsigned saved = _mm_getcsr();
+  _mm_setcsr(saved | 0x40);  // DAZ
+  sort_run(in.data(), n, out.data(), scratch.data(), SortPath::avx2);
+  std::vector<std::uint64_t> merged(2 * n);
+  merge_two(out.data(), n, expected.data(), n, merged.data(), SortPath::avx2);
+  _mm_setcsr(saved);
+  EXPECT_EQ(out, expected);
+  EXPECT_TRUE(std::is_sorted(merged.begin(), merged.end()));
+}
 
 TEST(MergeTwo, MergesAnyLengthsOnBothPaths) {
   for (SortPath path : {SortPath::scalar, SortPath::avx2}) {
     if (path == SortPath::avx2 && default_sort_path() != SortPath::avx2) continue;
     for (std::size_t na : {0u, 1u, 3u, 4u, 5u, 9u, 15u, 16u, 17u, 33u, 64u, 1001u}) {
       for (std::size_t nb : {0u, 2u, 4u, 7u, 8u, 16u, 31u, 48u, 333u}) {
-        for (std::uint64_t modulo : {3ULL, 1000000ULL}) {
+        for (std::uint64_t modulo : {3ULL, 1000000ULL, 1ULL << 62, 1ULL << 63}) {
           std::vector<std::uint64_t> a = make_input(Shape::random, na, na * 31 + nb), b = make_input(Shape::random, nb, nb);
           for (auto& x : a) x %= modulo;
           for (auto& x : b) x %= modulo;
