@@ -99,12 +99,28 @@ struct DoubleLanes {
   }
 };
 
-// Sorts each half of a bitonic 4-vector, ascending (or descending): compare
-// at distance 2, then 1.
-template <class Domain, bool Descending = false>
-HPCDB_AVX2 inline __m256i bitonic_clean(__m256i v) {
-  v = Domain::template keep_min_or_max<Descending ? 0x3 : 0xC>(v, _mm256_permute4x64_epi64(v, 0x4E));  // v2 v3 v0 v1
-  return Domain::template keep_min_or_max<Descending ? 0x5 : 0xA>(v, _mm256_shuffle_epi32(v, 0x4E));   // v1 v0 v3 v2
+// Sorts each half of two bitonic 4-vectors at once, a ascending (or
+// descending) and b ascending (or descending): compare at distance 2, then 1.
+// Lanes are regrouped so that every compare-exchange pairs two registers
+// and yields four useful minima and maxima, instead of comparing a register
+// with a shuffled copy of itself (half of whose results are thrown away);
+// the regrouping stays within 128-bit lanes or moves whole halves, both cheap.
+template <class Domain, bool DescendingA, bool DescendingB>
+HPCDB_AVX2 inline void bitonic_clean_pair(__m256i& a, __m256i& b) {
+  // Distance 2: low = a0 a1 | b0 b1, high = a2 a3 | b2 b3.
+  __m256i low = _mm256_inserti128_si256(a, _mm256_castsi256_si128(b), 1);
+  __m256i high = _mm256_inserti128_si256(b, _mm256_extracti128_si256(a, 1), 0);
+  Domain::min_max(low, high);
+  a = DescendingA ? _mm256_inserti128_si256(high, _mm256_castsi256_si128(low), 1)
+                  : _mm256_inserti128_si256(low, _mm256_castsi256_si128(high), 1);
+  b = DescendingB ? _mm256_inserti128_si256(low, _mm256_extracti128_si256(high, 1), 0)
+                  : _mm256_inserti128_si256(high, _mm256_extracti128_si256(low, 1), 0);
+  // Distance 1: even = a0 b0 | a2 b2, odd = a1 b1 | a3 b3.
+  __m256i even = _mm256_unpacklo_epi64(a, b);
+  __m256i odd = _mm256_unpackhi_epi64(a, b);
+  Domain::min_max(even, odd);
+  a = DescendingA ? _mm256_unpacklo_epi64(odd, even) : _mm256_unpacklo_epi64(even, odd);
+  b = DescendingB ? _mm256_unpackhi_epi64(odd, even) : _mm256_unpackhi_epi64(even, odd);
 }
 
 // x ascending, d descending (4R values each; d[0] holds the largest) ->
@@ -121,9 +137,13 @@ HPCDB_AVX2 inline void bitonic_merge(__m256i x[R], __m256i d[R]) {
       Domain::min_max(d[k + distance], d[k]);
     }
   }
-  for (int k = 0; k < R; ++k) {
-    x[k] = bitonic_clean<Domain>(x[k]);
-    d[k] = bitonic_clean<Domain, true>(d[k]);
+  if constexpr (R == 1) {
+    bitonic_clean_pair<Domain, false, true>(x[0], d[0]);
+  } else {
+    for (int k = 0; k < R; k += 2) {
+      bitonic_clean_pair<Domain, false, false>(x[k], x[k + 1]);
+      bitonic_clean_pair<Domain, true, true>(d[k], d[k + 1]);
+    }
   }
 }
 
