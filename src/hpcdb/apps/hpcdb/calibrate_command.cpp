@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "hpcdb/apps/hpcdb/calibration.hpp"
+#include "hpcdb/core/bits.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/stopwatch.hpp"
@@ -101,8 +102,12 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
   }
   c.probe = n / probe_seconds;
 
-  // Sorting runs, merging, matching, on 64-bit values <key, rid> as the sort-merge join stores them.
-  const CompressedFormat sort_format{0, 40};
+  // Sorting runs, merging, matching, on 64-bit values <key, rid> as the
+  // sort-merge join stores them: rids in as many bits as they need (the
+  // sorting kernels are faster on values below 2^62, as the join's are).
+  std::uint64_t largest_rid = 0;
+  for (std::size_t i = 0; i < n; ++i) largest_rid = std::max(largest_rid, tuples[i].rid);
+  const CompressedFormat sort_format{0, bit_width_of(largest_rid)};
   const auto run = static_cast<std::size_t>(c.run_length);
   std::vector<std::uint64_t> values(n), sorted(n), scratch(run);
   for (std::size_t i = 0; i < n; ++i) values[i] = sort_format.encode(tuples[i]);
