@@ -5,6 +5,8 @@
 
 #include <cmath>
 
+#include "hpcdb/core/error.hpp"
+
 namespace hpcdb {
 namespace {
 
@@ -55,6 +57,25 @@ TEST(SortMergeJoinModel, ReproducesTable42ComponentsAndFlagsTheMergeRow) {
   // Eq. 3.18 gives 0.89 s; the thesis table lists 1.78 s (spec §10.5, §17.8).
   EXPECT_NEAR(p.seconds_of("merge"), 0.89, 0.005);
   EXPECT_NEAR(p.seconds_of("match"), 0.22, 0.005);
+}
+
+TEST(SortMergeJoinModel, SubrangesCountMergeLevelsPerSubrange) {
+  SortMergeRates r;
+  r.scan = r.partition = r.sort_run = r.merge = r.match = 100 * M;
+  ModelSetting s;
+  s.inner_tuples = s.outer_tuples = 32e6;
+  s.machines = 1;
+  s.threads_per_machine = 2;
+  // One range per worker: 2 senders x 977 runs (the last short) -> log16 1954 -> 3 levels.
+  const ModelPrediction thesis = predict_sort_merge_join(s, r);
+  EXPECT_EQ(thesis.merge_levels_inner, 3u);
+  // 64 sub-ranges per worker: 2 senders x ceil(122 070 / 16384) = 16 runs -> 1 level.
+  r.subranges = 64;
+  const ModelPrediction split = predict_sort_merge_join(s, r);
+  EXPECT_EQ(split.merge_levels_inner, 1u);
+  EXPECT_NEAR(split.seconds_of("merge") * 3, thesis.seconds_of("merge"), 1e-9);
+  r.subranges = 0;
+  EXPECT_THROW(predict_sort_merge_join(s, r), UsageError);
 }
 
 TEST(RadixJoinModel, OptimalCoresPerMachineOnQdrAndFdr) {

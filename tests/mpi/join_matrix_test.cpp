@@ -103,8 +103,10 @@ RadixJoinConfig make_config(bool force_put, unsigned threads, Assignment assignm
 }
 
 SortMergeJoinConfig make_sort_merge(bool force_put, unsigned threads, std::size_t run_length, unsigned fan_in,
-                                    SendOrder order = SendOrder::shifted, Splitters splitters = Splitters::equal) {
+                                    SendOrder order = SendOrder::shifted, Splitters splitters = Splitters::equal,
+                                    unsigned subranges = 0) {
   SortMergeJoinConfig c;
+  c.subranges = subranges;
   c.force_put = force_put;
   c.threads = threads;
   c.run_length = run_length;
@@ -116,7 +118,8 @@ SortMergeJoinConfig make_sort_merge(bool force_put, unsigned threads, std::size_
 }
 
 Variant uncompressed_put() {
-  Variant v{"uncompressed_put", make_config(true, 1, Assignment::round_robin, 512, 2, 5, 2), make_sort_merge(true, 1, 50, 4)};
+  Variant v{"uncompressed_put", make_config(true, 1, Assignment::round_robin, 512, 2, 5, 2),
+            make_sort_merge(true, 1, 50, 4, SendOrder::shifted, Splitters::equal, 2)};
   v.radix.compression = Compression::off;
   v.sort_merge.compression = Compression::off;
   return v;
@@ -124,13 +127,16 @@ Variant uncompressed_put() {
 
 const Variant kVariants[] = {
     {"shared_memory", make_config(false, 1, Assignment::round_robin, 64 * 1024, 2), make_sort_merge(false, 1, 16384, 16)},
-    {"put_small_buffers", make_config(true, 1, Assignment::round_robin, 128, 2), make_sort_merge(true, 1, 64, 4)},
+    {"put_small_buffers", make_config(true, 1, Assignment::round_robin, 128, 2),
+     make_sort_merge(true, 1, 64, 4, SendOrder::shifted, Splitters::equal, 4)},
     {"put_one_buffer", make_config(true, 1, Assignment::skew_aware, 256, 1),
      make_sort_merge(true, 1, 32, 2, SendOrder::natural, Splitters::sampled)},
-    {"two_threads_shared", make_config(false, 2, Assignment::skew_aware, 64 * 1024, 2), make_sort_merge(false, 2, 128, 3)},
-    {"two_threads_put", make_config(true, 3, Assignment::round_robin, 192, 3), make_sort_merge(true, 3, 100, 16)},
+    {"two_threads_shared", make_config(false, 2, Assignment::skew_aware, 64 * 1024, 2),
+     make_sort_merge(false, 2, 128, 3, SendOrder::shifted, Splitters::equal, 1)},
+    {"two_threads_put", make_config(true, 3, Assignment::round_robin, 192, 3),
+     make_sort_merge(true, 3, 100, 16, SendOrder::shifted, Splitters::equal, 3)},
     {"local_pass", make_config(false, 2, Assignment::round_robin, 4096, 2, 3, 4),
-     make_sort_merge(false, 2, 4096, 8, SendOrder::shifted, Splitters::sampled)},
+     make_sort_merge(false, 2, 4096, 8, SendOrder::shifted, Splitters::sampled, 5)},
     uncompressed_put(),
 };
 

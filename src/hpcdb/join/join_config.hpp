@@ -25,6 +25,7 @@ struct RadixJoinConfig {
 struct SortMergeJoinConfig {
   std::size_t run_length = 16384;  // tuples per sorted run
   unsigned merge_fan_in = 16;      // runs merged at once
+  unsigned subranges = 0;          // key sub-ranges per rank, merged apart; 0 = chosen from the sizes
   SendOrder send_order = SendOrder::shifted;  // worker i starts with range i+1
   Splitters splitters = Splitters::equal;     // equal key ranges, or sampled splitters
   Compression compression = Compression::automatic;

@@ -35,6 +35,7 @@ struct EffectiveSortMergeSettings {
   unsigned rid_bits = 0;
   std::uint64_t runs_sent = 0;
   unsigned merge_levels = 0;  // deepest over ranks
+  unsigned subranges = 1;     // key sub-ranges per rank
   bool simd = false;          // AVX2 sorting and merging
 };
 

@@ -42,10 +42,13 @@ void validate_setting(const ModelSetting& s) {
   require_positive(s.tuple_bytes, "tuple size");
 }
 
-unsigned merge_levels(double tuples, double run_length, double fan_in, double workers) {
-  const double runs_per_worker = tuples / run_length / workers;
-  if (runs_per_worker <= 1) return 0;
-  return static_cast<unsigned>(std::ceil(std::log(runs_per_worker) / std::log(fan_in) - 1e-9));
+// Eq. 3.17, d = ceil(log_F(runs a worker merges)), counted per sub-range:
+// every sender's share of a sub-range is cut into runs, the last one short.
+unsigned merge_levels(double tuples, double run_length, double fan_in, double workers, double subranges) {
+  const double share = tuples / (workers * workers * subranges);
+  const double runs = workers * std::ceil(share / run_length - 1e-9);
+  if (runs <= 1) return 0;
+  return static_cast<unsigned>(std::ceil(std::log(runs) / std::log(fan_in) - 1e-9));
 }
 
 }  // namespace
@@ -90,8 +93,9 @@ ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRa
   const double tuples = s.inner_tuples + s.outer_tuples;
   ModelPrediction m = network_figures(s);
   const double per_thread = shipping_rate(r.sort_run, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
-  m.merge_levels_inner = merge_levels(s.inner_tuples, r.run_length, r.fan_in, workers);  // Eq. 3.17
-  m.merge_levels_outer = merge_levels(s.outer_tuples, r.run_length, r.fan_in, workers);
+  if (!(r.subranges > 0)) throw UsageError("model: the number of key sub-ranges must be positive");
+  m.merge_levels_inner = merge_levels(s.inner_tuples, r.run_length, r.fan_in, workers, r.subranges);  // Eq. 3.17
+  m.merge_levels_outer = merge_levels(s.outer_tuples, r.run_length, r.fan_in, workers, r.subranges);
   const double match_rate = r.match > 0 ? r.match : r.scan;
   m.phases.push_back({"partition", tuples / (workers * r.scan) + tuples / (workers * r.partition)});  // 3.1 + 3.7
   m.phases.push_back({"window_allocation", s.window_seconds});

@@ -40,6 +40,7 @@ struct SortMergeRates {
   double match = 0;       // scan rate of the matching phase (0 = P_scan, as Eq. 3.19)
   double run_length = 16384;  // l
   double fan_in = 16;         // N_fan-in
+  double subranges = 1;       // key sub-ranges per worker, merged apart (1 = the thesis)
 };
 
 struct PhasePrediction {

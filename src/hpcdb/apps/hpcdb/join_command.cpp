@@ -90,7 +90,10 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
     run_collectively(world, [&] { calibration = read_calibration(options.calibration); });
     const JoinShape shape{static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
                           static_cast<double>(cluster.node_count()), calibration.put_bandwidth,
-                          static_cast<double>(options.sort_merge.merge_fan_in), nodes_share_a_kernel(cluster)};
+                          static_cast<double>(options.sort_merge.merge_fan_in),
+                          static_cast<double>(sort_merge_subranges(inputs.inner.global_size, inputs.outer.global_size,
+                                                                   cluster.size(), options.sort_merge)),
+                          nodes_share_a_kernel(cluster)};
     context.model = predict_join(options.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
                                  static_cast<double>(inputs.outer.global_size), shape);
   }

@@ -48,6 +48,11 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
       ->capture_default_str();
   join.add_option("--run-length", o.run_length, "sort-merge: tuples per sorted run")->capture_default_str();
   join.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
+  join.add_option("--subranges", o.subranges,
+                  "sort-merge: key sub-ranges per rank, partitioned in the same pass and merged apart, so that "
+                  "fewer merge levels are needed (1 = one range per rank as in the thesis; 0 = chosen so that each "
+                  "sender's share of a sub-range is about four runs)")
+      ->capture_default_str();
   join.add_option("--send-order", o.send_order,
                   "sort-merge: 'shifted' (rank i sends to rank i+1 first, then cyclically) or 'natural' (rank 0 first)")
       ->check(CLI::IsMember({"shifted", "natural"}))
@@ -100,6 +105,8 @@ void resolve(JoinOptions& o) {
   if (m.run_length < 16 || m.run_length > (1u << 28)) throw UsageError("--run-length must be between 16 and 2^28 tuples");
   if (o.merge_fan_in < 2 || o.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
   m.merge_fan_in = o.merge_fan_in;
+  if (o.subranges > 4096) throw UsageError("--subranges must be at most 4096");
+  m.subranges = o.subranges;
   m.send_order = o.send_order == "natural" ? SendOrder::natural : SendOrder::shifted;
   m.splitters = o.splitters == "sampled" ? Splitters::sampled : Splitters::equal;
   m.compression = c.compression;

@@ -33,6 +33,7 @@ struct JoinOptions {
   bool verify = false;
   std::string run_length = "16384";
   unsigned merge_fan_in = 16;
+  unsigned subranges = 0;
   std::string send_order = "shifted";
   std::string splitters = "equal";
   std::string calibration;  // rates for the model column

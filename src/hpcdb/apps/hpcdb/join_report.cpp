@@ -47,6 +47,7 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
   }
   return {{"run_length", options.sort_merge.run_length},
           {"merge_fan_in", options.sort_merge.merge_fan_in},
+          {"subranges", r.sort_merge.subranges},
           {"send_order", options.send_order},
           {"splitters", options.splitters},
           {"compression", options.compression},
@@ -132,8 +133,8 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
                first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
   } else {
-    fmt::print(out, "  plan  : runs of {} tuples, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
-               options.sort_merge.run_length, options.sort_merge.merge_fan_in, options.send_order, options.splitters,
+    fmt::print(out, "  plan  : runs of {} tuples, {} key sub-ranges per rank, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
+               options.sort_merge.run_length, first.sort_merge.subranges, options.sort_merge.merge_fan_in, options.send_order, options.splitters,
                first.sort_merge.tuple_bytes, first.sort_merge.compressed ? " (compressed)" : "",
                first.sort_merge.simd ? "AVX2" : "scalar", write_path(options, context));
   }

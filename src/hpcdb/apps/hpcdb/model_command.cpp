@@ -6,6 +6,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 #include "hpcdb/net/agreement.hpp"
 
 namespace hpcdb {
@@ -26,7 +27,9 @@ ModelPrediction predict_join(const std::string& algorithm, const Calibration& c,
                                              static_cast<unsigned>(shape.threads), 8, detect_cpu(), 0, 0);
     return predict_radix_join(s, c.radix_rates(bits.local > 0 ? 2 : 1));
   }
-  return predict_sort_merge_join(s, c.sort_merge_rates(shape.fan_in));
+  SortMergeRates rates = c.sort_merge_rates(shape.fan_in);
+  rates.subranges = shape.subranges / shape.threads;  // the rank's sub-ranges are merged by all its threads
+  return predict_sort_merge_join(s, rates);
 }
 
 void add_model_options(CLI::App& model, ModelOptions& o) {
@@ -42,6 +45,9 @@ void add_model_options(CLI::App& model, ModelOptions& o) {
                    "Network bandwidth per machine in Gbit/s (default: the calibration's measured put bandwidth)");
   model.add_option("--calibration", o.calibration, "Rates measured by 'hpcdb calibrate'")->capture_default_str();
   model.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
+  model.add_option("--subranges", o.subranges,
+                   "sort-merge: key sub-ranges per rank (1 = the thesis; 0 = as 'hpcdb join' chooses them)")
+      ->capture_default_str();
   model.add_flag("--shared-cores", o.shared_cores,
                  "The network's work runs on the join's own cores (hosts emulated on one machine, TCP without "
                  "offload): network and compute time add up; implied by a calibration made on such a layout");
@@ -62,10 +68,17 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
   if (cluster.rank() != 0) return 0;
   const double bandwidth = o.bandwidth_gbit > 0 ? o.bandwidth_gbit * 1e9 / 8 : c.put_bandwidth;
   const bool shared_cores = o.shared_cores || c.network_shares_cores;
+  SortMergeJoinConfig sort_merge;
+  sort_merge.run_length = static_cast<std::size_t>(c.run_length);
+  sort_merge.threads = o.threads;
+  sort_merge.subranges = o.subranges;
+  const unsigned subranges = sort_merge_subranges(static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(outer),
+                                                  static_cast<int>(o.ranks), sort_merge);
   const ModelPrediction p = predict_join(o.algorithm, c, inner, outer,
                                          {static_cast<double>(o.ranks), static_cast<double>(o.threads),
                                           static_cast<double>(o.machines), bandwidth,
-                                          static_cast<double>(o.merge_fan_in), shared_cores});
+                                          static_cast<double>(o.merge_fan_in), static_cast<double>(subranges),
+                                          shared_cores});
   fmt::print("hpcdb model: {} join, |R| = {}, |S| = {}, {} machine{}, {} worker thread{} per machine\n", o.algorithm,
              inner, outer, o.machines, o.machines == 1 ? "" : "s", o.ranks * o.threads / static_cast<double>(o.machines),
              o.ranks * o.threads == o.machines ? "" : "s");

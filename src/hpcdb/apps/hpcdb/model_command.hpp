@@ -20,6 +20,7 @@ struct ModelOptions {
   double bandwidth_gbit = 0;  // per machine; 0 = the calibration's measured put bandwidth
   std::string calibration = "calibration.json";
   unsigned merge_fan_in = 16;
+  unsigned subranges = 0;     // sort-merge: key sub-ranges per rank (0 = as the join chooses)
   bool shared_cores = false;  // or the calibration says so
 };
 
@@ -33,6 +34,7 @@ struct JoinShape {
   double machines = 1;
   double bandwidth_bytes = 0;   // per machine
   double fan_in = 16;           // sort-merge
+  double subranges = 1;         // sort-merge: key sub-ranges per rank
   bool network_shares_cores = false;
 };
 

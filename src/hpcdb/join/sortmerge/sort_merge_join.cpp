@@ -22,9 +22,11 @@ namespace hpcdb {
 
 namespace {
 
-std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, const SortMergeJoinConfig& config, unsigned tuple_bytes) {
-  // Every (thread, relation, range) may leave one partly filled run.
-  return (local_tuples + 2ull * config.threads * static_cast<std::uint64_t>(ranks) * config.run_length) * tuple_bytes;
+std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, unsigned subranges, const SortMergeJoinConfig& config,
+                          unsigned tuple_bytes) {
+  // Every (thread, relation, sub-range) may leave one partly filled run.
+  return (local_tuples + 2ull * config.threads * static_cast<std::uint64_t>(ranks) * subranges * config.run_length) *
+         tuple_bytes;
 }
 
 }  // namespace
@@ -103,17 +105,28 @@ std::size_t co_rank(const SortedRun<Stored>& a, const SortedRun<Stored>& b, std:
   return lo;
 }
 
-// One level of the multi-way merge: every group of `fan_in` adjacent runs
-// becomes one run, as a tree of two-way SIMD merges evaluated one tree level
-// per round. Every round moves all data from one buffer to the other (a run
-// takes the same slots in both), so `from` ends up holding the result.
+// One level of the multi-way merge: in every segment (a key sub-range),
+// every group of `fan_in` adjacent runs becomes one run, as a tree of two-way
+// SIMD merges evaluated one tree level per round. Every round moves all data
+// from one buffer to the other (a run takes the same slots in both), so
+// `from` ends up holding the result.
 template <class Format, class Stored>
-std::vector<SortedRun<Stored>> merge_level(std::vector<SortedRun<Stored>> runs, std::size_t fan_in, Stored*& from,
-                                           Stored*& to, unsigned threads) {
-  const std::size_t groups = (runs.size() + fan_in - 1) / fan_in;
-  // group_runs[g]: the current runs of group g
-  std::vector<std::vector<SortedRun<Stored>>> group_runs(groups);
-  for (std::size_t i = 0; i < runs.size(); ++i) group_runs[i / fan_in].push_back(runs[i]);
+std::vector<std::vector<SortedRun<Stored>>> merge_level(const std::vector<std::vector<SortedRun<Stored>>>& segments,
+                                                        std::size_t fan_in, Stored*& from, Stored*& to,
+                                                        unsigned threads) {
+  // group_runs[g]: the current runs of group g; groups never span segments.
+  std::vector<std::vector<SortedRun<Stored>>> group_runs;
+  std::vector<std::size_t> segment_of_group;
+  for (std::size_t seg = 0; seg < segments.size(); ++seg) {
+    for (std::size_t i = 0; i < segments[seg].size(); ++i) {
+      if (i % fan_in == 0) {
+        group_runs.emplace_back();
+        segment_of_group.push_back(seg);
+      }
+      group_runs.back().push_back(segments[seg][i]);
+    }
+  }
+  const std::size_t groups = group_runs.size();
   std::size_t widest = 0;
   for (const auto& g : group_runs) widest = std::max(widest, g.size());
   for (std::size_t width = 1; width < widest; width *= 2) {
@@ -158,17 +171,30 @@ std::vector<SortedRun<Stored>> merge_level(std::vector<SortedRun<Stored>> runs, 
     group_runs = std::move(next);
     std::swap(from, to);
   }
-  std::vector<SortedRun<Stored>> merged;
-  for (auto& g : group_runs) merged.push_back(g.front());
+  std::vector<std::vector<SortedRun<Stored>>> merged(segments.size());
+  for (std::size_t g = 0; g < groups; ++g) merged[segment_of_group[g]].push_back(group_runs[g].front());
   return merged;
 }
 
 }  // namespace
 
+unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                              const SortMergeJoinConfig& config) {
+  if (config.subranges != 0) return config.subranges;
+  const double senders = static_cast<double>(ranks) * config.threads;
+  const double share = static_cast<double>(std::min(inner_tuples, outer_tuples)) / senders / ranks;  // per sender and rank
+  const double wanted = share / (4.0 * static_cast<double>(config.run_length));
+  unsigned subranges = 1;
+  while (subranges < 1024 && subranges * 1.41 < wanted) subranges *= 2;  // the nearest power of two
+  return subranges;
+}
+
 std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
                                               const SortMergeJoinConfig& config) {
   const std::uint64_t local = (inner_tuples + outer_tuples) / static_cast<std::uint64_t>(ranks);
-  return 2 * ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16) + staging_bytes(local, ranks, config, 16);
+  const unsigned subranges = sort_merge_subranges(inner_tuples, outer_tuples, ranks, config);
+  return 2 * ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16) +
+         staging_bytes(local, ranks, subranges, config, 16);
 }
 
 SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& config, const Relation& inner,
@@ -179,13 +205,16 @@ SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& 
     throw UsageError("--run-length must be between 16 and 2^28 tuples");
   }
   if (config.merge_fan_in < 2 || config.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
+  if (config.subranges > 4096) throw UsageError("--subranges must be at most 4096");
+  subranges_ = sort_merge_subranges(inner.global_size, outer.global_size, cluster.size(), config);
   const KeyBounds bounds = key_bounds<KeyBounds>(inner, outer, config.threads, cluster.world());
   const unsigned tuple_bytes = bounds.compressible(config.compression) ? 8 : 16;
   const std::size_t window = ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes);
   windows_ = std::make_unique<ReceiveWindows>(cluster, window, config.force_put || cluster.node_count() > 1);
   merge_buffer_ = MemoryRegion(window, Prefault::yes);
-  staging_ = MemoryRegion(staging_bytes(inner.tuples.size() + outer.tuples.size(), cluster.size(), config, tuple_bytes),
-                          Prefault::yes);
+  staging_ = MemoryRegion(
+      staging_bytes(inner.tuples.size() + outer.tuples.size(), cluster.size(), subranges_, config, tuple_bytes),
+      Prefault::yes);
 }
 
 JoinResult SortMergeJoin::run(const Relation& inner, const Relation& outer) {
@@ -225,10 +254,15 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   result.sort_merge.tuple_bytes = sizeof(Stored);
   result.sort_merge.simd = sizeof(Stored) == 8 && default_sort_path() == SortPath::avx2;
 
-  // --- partition: one range per rank, cut into runs
-  const KeyRanges ranges = config_.splitters == Splitters::sampled
-                               ? KeyRanges::between_splitters(sample_splitters(cluster_, inner, outer, static_cast<unsigned>(ranks)))
-                               : KeyRanges::equal_width(bounds.min_key, bounds.max_key, static_cast<unsigned>(ranks));
+  // --- partition: one range per rank, in `subranges` sub-ranges (range c =
+  // q * subranges + sub belongs to rank q), each cut into runs
+  const std::size_t subranges = subranges_;
+  const std::size_t combined = ranks * subranges;
+  result.sort_merge.subranges = subranges_;
+  const KeyRanges ranges =
+      config_.splitters == Splitters::sampled
+          ? KeyRanges::between_splitters(sample_splitters(cluster_, inner, outer, static_cast<unsigned>(combined)))
+          : KeyRanges::equal_width(bounds.min_key, bounds.max_key, static_cast<unsigned>(combined));
   const std::size_t staging_items = staging_.bytes() / sizeof(Stored);
   auto* staging = static_cast<Stored*>(staging_.data());
   // chains[t][relation]
@@ -244,12 +278,12 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
     for (int relation = 0; relation < 2; ++relation) {
       const Relation& rel = relation == 0 ? inner : outer;
       RunChains& chain = chains[t][static_cast<std::size_t>(relation)];
-      chain.blocks.assign(ranks, {});
-      chain.fill.assign(ranks, 0);
+      chain.blocks.assign(combined, {});
+      chain.fill.assign(combined, 0);
       const std::size_t n = rel.tuples.size();
       const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
-      std::vector<Stored*> cursor(ranks, nullptr);
-      std::vector<Stored*> run_end(ranks, nullptr);
+      std::vector<Stored*> cursor(combined, nullptr);
+      std::vector<Stored*> run_end(combined, nullptr);
       const Format encoder = format;  // a copy the stores below cannot alias
       ranges.visit([&](auto range_of) {
         const Tuple* tuples = rel.tuples.data();
@@ -266,32 +300,54 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
           *cursor[q]++ = encoder.encode(tuple);
         }
       });
-      for (std::size_t q = 0; q < ranks; ++q) {
-        chain.fill[q] = chain.blocks[q].empty() ? 0 : static_cast<std::uint32_t>(run_length - (run_end[q] - cursor[q]));
+      for (std::size_t c = 0; c < combined; ++c) {
+        chain.fill[c] = chain.blocks[c].empty() ? 0 : static_cast<std::uint32_t>(run_length - (run_end[c] - cursor[c]));
       }
     }
   });
 
-  // --- window allocation: sizes, offsets, per-sender counts
+  // --- window allocation: sizes, offsets, per-sender counts. A target's
+  // region of one relation holds its sub-ranges in key order, each with the
+  // senders' data in rank order, each sender's in thread order.
   clock.start("window_allocation");
-  // counts[q][relation * threads + t]: tuples of (relation, thread t) for rank q
-  std::vector<std::uint64_t> counts(ranks * 2 * threads);
+  // counts[(c * 2 + relation) * threads + t]: tuples of (relation, thread t) in range c
+  std::vector<std::uint64_t> counts(combined * 2 * threads);
+  std::vector<std::uint64_t> mine(combined * 2, 0);            // [c][relation], over threads
   std::vector<std::uint64_t> per_destination(ranks * 2, 0);  // [q][relation]
-  for (std::size_t q = 0; q < ranks; ++q) {
+  for (std::size_t c = 0; c < combined; ++c) {
     for (int relation = 0; relation < 2; ++relation) {
+      const std::size_t cr = c * 2 + static_cast<std::size_t>(relation);
       for (unsigned t = 0; t < threads; ++t) {
-        const std::uint64_t c = chains[t][static_cast<std::size_t>(relation)].count(q, run_length);
-        counts[(q * 2 + static_cast<std::size_t>(relation)) * threads + t] = c;
-        per_destination[q * 2 + static_cast<std::size_t>(relation)] += c;
+        const std::uint64_t n = chains[t][static_cast<std::size_t>(relation)].count(c, run_length);
+        counts[cr * threads + t] = n;
+        mine[cr] += n;
       }
+      per_destination[(c / subranges) * 2 + static_cast<std::size_t>(relation)] += mine[cr];
     }
   }
   std::uint64_t window_tuples[2] = {0, 0};
   MPI_Reduce_scatter_block(per_destination.data(), window_tuples, 2, MPI_UINT64_T, MPI_SUM, world);
-  const std::vector<std::uint64_t> my_offsets = exclusive_scan_sum(per_destination, world);  // [q][relation]
-  std::vector<std::uint64_t> incoming(ranks * 2 * threads);  // [sender][relation][t]
-  MPI_Alltoall(counts.data(), static_cast<int>(2 * threads), MPI_UINT64_T, incoming.data(), static_cast<int>(2 * threads),
-               MPI_UINT64_T, world);
+  // Where my data of (range c, relation) starts in its target's region: the
+  // earlier sub-ranges of all senders, then the lower ranks' data.
+  std::vector<std::uint64_t> slot_base = exclusive_scan_sum(mine, world);
+  {
+    std::vector<std::uint64_t> totals = mine;
+    allreduce_in_place(totals, MPI_SUM, world);
+    for (std::size_t q = 0; q < ranks; ++q) {
+      std::uint64_t before[2] = {0, 0};
+      for (std::size_t sub = 0; sub < subranges; ++sub) {
+        for (std::size_t relation = 0; relation < 2; ++relation) {
+          const std::size_t cr = (q * subranges + sub) * 2 + relation;
+          slot_base[cr] += before[relation];
+          before[relation] += totals[cr];
+        }
+      }
+    }
+  }
+  // incoming[((sender * subranges + sub) * 2 + relation) * threads + t]
+  std::vector<std::uint64_t> incoming(ranks * subranges * 2 * threads);
+  MPI_Alltoall(counts.data(), static_cast<int>(subranges * 2 * threads), MPI_UINT64_T, incoming.data(),
+               static_cast<int>(subranges * 2 * threads), MPI_UINT64_T, world);
   // Every rank needs the outer-region offset of each target: from the targets' inner sizes.
   const std::vector<std::uint64_t> inner_sizes = allgather(window_tuples[0], world);
   auto outer_region = [&](std::size_t q) { return (inner_sizes[q] * sizeof(Stored) + 63) / 64 * 64; };
@@ -304,16 +360,18 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   struct RunTask {
     unsigned thread;
     int relation;
-    std::size_t target;
-    std::size_t index;  // run number within (thread, relation, target)
+    std::size_t range;  // c: target rank * subranges + sub-range
+    std::size_t index;  // run number within (thread, relation, range)
   };
   std::vector<RunTask> tasks;
   for (std::size_t k = 0; k < ranks; ++k) {
     const std::size_t q = config_.send_order == SendOrder::shifted ? (static_cast<std::size_t>(me) + 1 + k) % ranks : k;
     for (int relation = 0; relation < 2; ++relation) {
       for (unsigned t = 0; t < threads; ++t) {
-        const std::size_t runs = chains[t][static_cast<std::size_t>(relation)].blocks[q].size();
-        for (std::size_t b = 0; b < runs; ++b) tasks.push_back({t, relation, q, b});
+        for (std::size_t c = q * subranges; c < (q + 1) * subranges; ++c) {
+          const std::size_t runs = chains[t][static_cast<std::size_t>(relation)].blocks[c].size();
+          for (std::size_t b = 0; b < runs; ++b) tasks.push_back({t, relation, c, b});
+        }
       }
     }
   }
@@ -325,20 +383,22 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
     while (task_counter.next(task_index)) {
       const RunTask& task = tasks[task_index];
       const RunChains& chain = chains[task.thread][static_cast<std::size_t>(task.relation)];
-      const std::vector<std::uint32_t>& blocks = chain.blocks[task.target];
-      const std::size_t n = task.index + 1 == blocks.size() ? chain.fill[task.target] : run_length;
+      const std::vector<std::uint32_t>& blocks = chain.blocks[task.range];
+      const std::size_t n = task.index + 1 == blocks.size() ? chain.fill[task.range] : run_length;
       Stored* run = staging + static_cast<std::size_t>(blocks[task.index]) * run_length;
-      // Slot of this run in the target's region: after lower ranks' data, then lower threads' runs.
-      std::uint64_t slot = my_offsets[task.target * 2 + static_cast<std::size_t>(task.relation)] + task.index * run_length;
-      for (unsigned u = 0; u < task.thread; ++u) slot += counts[(task.target * 2 + static_cast<std::size_t>(task.relation)) * threads + u];
-      const std::uint64_t region = task.relation == 0 ? 0 : outer_region(task.target);
-      const int node_rank = cluster_.node_rank_of(static_cast<int>(task.target));
+      // Slot of this run in the target's region: after my lower threads' runs of this range.
+      const std::size_t cr = task.range * 2 + static_cast<std::size_t>(task.relation);
+      std::uint64_t slot = slot_base[cr] + task.index * run_length;
+      for (unsigned u = 0; u < task.thread; ++u) slot += counts[cr * threads + u];
+      const std::size_t target = task.range / subranges;
+      const std::uint64_t region = task.relation == 0 ? 0 : outer_region(target);
+      const int node_rank = cluster_.node_rank_of(static_cast<int>(target));
       if (node_rank >= 0 && !config_.force_put) {
         Stored* destination = reinterpret_cast<Stored*>(windows_->segment(node_rank) + region) + slot;
         Format::sort(run, n, destination, scratch.data());
       } else {
         Format::sort(run, n, run, scratch.data());
-        requests[worker].push_back(writer->put(run, n * sizeof(Stored), static_cast<int>(task.target), region + slot * sizeof(Stored)));
+        requests[worker].push_back(writer->put(run, n * sizeof(Stored), static_cast<int>(target), region + slot * sizeof(Stored)));
       }
     }
     for (MPI_Request& request : requests[worker]) writer->wait(request);
@@ -365,21 +425,29 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
     Stored* region = reinterpret_cast<Stored*>(segment + (relation == 0 ? 0 : outer_region(static_cast<std::size_t>(me))));
     Stored* spare = reinterpret_cast<Stored*>(static_cast<std::byte*>(merge_buffer_.data()) +
                                               (relation == 0 ? 0 : outer_region(static_cast<std::size_t>(me))));
-    std::vector<SortedRun<Stored>> runs;
+    std::vector<std::vector<SortedRun<Stored>>> segments(subranges);  // the runs of each sub-range
     std::uint64_t offset = 0;
-    for (std::size_t sender = 0; sender < ranks; ++sender) {
-      for (unsigned t = 0; t < threads; ++t) {
-        const std::uint64_t c = incoming[(sender * 2 + static_cast<std::size_t>(relation)) * threads + t];
-        for (std::uint64_t b = 0; b < c; b += run_length) runs.push_back({region + offset + b, std::min<std::uint64_t>(run_length, c - b)});
-        offset += c;
+    for (std::size_t sub = 0; sub < subranges; ++sub) {
+      for (std::size_t sender = 0; sender < ranks; ++sender) {
+        for (unsigned t = 0; t < threads; ++t) {
+          const std::uint64_t n =
+              incoming[((sender * subranges + sub) * 2 + static_cast<std::size_t>(relation)) * threads + t];
+          for (std::uint64_t b = 0; b < n; b += run_length) {
+            segments[sub].push_back({region + offset + b, std::min<std::uint64_t>(run_length, n - b)});
+          }
+          offset += n;
+        }
       }
     }
+    auto unmerged = [&] {
+      return std::any_of(segments.begin(), segments.end(), [](const auto& runs) { return runs.size() > 1; });
+    };
     unsigned levels = 0;
     Stored* source = region;
     Stored* target = spare;
-    while (runs.size() > 1) {
+    while (unmerged()) {
       ++levels;
-      runs = merge_level<Format>(std::move(runs), config_.merge_fan_in, source, target, threads);
+      segments = merge_level<Format>(segments, config_.merge_fan_in, source, target, threads);
     }
     deepest = std::max(deepest, levels);
     merged[relation] = source;

@@ -4,15 +4,17 @@
 // Set-up (not timed): allocates and pre-faults the node-shared receive arena,
 // run staging memory and merge buffers. run() (timed, repeatable):
 //   partition          key bounds (MPI_Allreduce), one key range per rank (equal
-//                      or sampled splitters), one pass cutting each range into
-//                      runs of run_length tuples, compressed when they fit
+//                      or sampled splitters), itself cut into sub-ranges; one
+//                      pass cutting each sub-range into runs of run_length
+//                      tuples, compressed when they fit
 //   window_allocation  window sizes (MPI_Reduce_scatter_block), exclusive offsets
 //                      (MPI_Scan), per-sender run counts (MPI_Alltoall)
 //   sort               every run is sorted and at once written to its owner
 //                      (shared memory, or MPI_Rput), while the next is sorted;
 //                      rank i starts with the range of rank i+1 (shifted order)
 //   sort_wait          all puts complete, barrier
-//   merge              multi-way merge of the received runs (fan-in F)
+//   merge              multi-way merge of the received runs (fan-in F), each
+//                      sub-range apart
 //   match              one scan over both sorted relations
 #include <memory>
 
@@ -37,10 +39,18 @@ class SortMergeJoin : public DistributedJoin {
 
   const Cluster& cluster_;
   SortMergeJoinConfig config_;
+  unsigned subranges_ = 1;  // key sub-ranges per rank
   std::unique_ptr<ReceiveWindows> windows_;
   MemoryRegion staging_;  // runs before they are sorted and sent
   MemoryRegion merge_buffer_;
 };
+
+// Key sub-ranges per rank: as configured, or enough that each sender
+// thread's share of a sub-range holds about four runs (so that a sub-range
+// gathers about 4 x senders runs, merged in few levels), a power of two
+// between 1 and 1024.
+unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                              const SortMergeJoinConfig& config);
 
 std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
                                               const SortMergeJoinConfig& config);
