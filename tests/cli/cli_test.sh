@@ -92,6 +92,8 @@ else
 fi
 expect_failure bad_run_length "--run-length" join --algorithm sort-merge --inner 1000 --run-length 3
 expect_failure bad_send_order "send-order" join --algorithm sort-merge --inner 1000 --send-order backwards
+expect_failure bad_subranges "--subranges" join --algorithm sort-merge --inner 1000 --subranges 5000
+expect_success sort_merge_subranges "verification: passed" join --algorithm sort-merge --inner 200K --outer 200K --zipf 1.05 --run-length 256 --subranges 7 --verify
 
 # --- JSON output is an array of one object per repetition with the promised fields
 timeout 120 "${mpirun[@]}" "$hpcdb" join --inner 100K --outer 100K --repeat 3 --verify --json - > "$work/run.json" 2> "$work/err"
@@ -121,6 +123,7 @@ assert list(r["phases"]) == ["partition", "window_allocation", "sort", "sort_wai
 for p in r["phases"].values():
     assert p["max"] >= p["mean"] >= 0
 assert r["config"]["run_length"] == 16384 and r["config"]["merge_fan_in"] == 16
+assert r["config"]["subranges"] >= 1 and r["config"]["merge_levels"] >= 1, r["config"]
 PY
 then passed=$((passed + 1)); echo "ok   sort_merge_json"; else failed=$((failed + 1)); echo "FAIL sort_merge_json"; cat "$work/err"; fi
 
@@ -129,6 +132,8 @@ expect_success calibrate "P_sort_run" calibrate --tuples 64Ki --repeat 1 --outpu
 expect_success calibrate_concurrent "all ranks at once" calibrate --concurrent --tuples 64Ki --repeat 1 --output "$work/cal_concurrent.json"
 expect_success model_radix "regime" model --calibration "$work/cal.json" --inner 1M --outer 1M
 expect_success model_network_bound "network-bound" model --calibration "$work/cal.json" --machines 4 --ranks 16 --bandwidth 0.1 --inner 1G --outer 1G
+expect_success model_sort_merge_subranges "merge levels 1 . 1 [(]R" model --calibration "$work/cal.json" --algorithm sort-merge --inner 32M --outer 32M --ranks 2
+expect_success model_sort_merge_thesis "merge levels 3 . 3 [(]R" model --calibration "$work/cal.json" --algorithm sort-merge --inner 32M --outer 32M --ranks 2 --subranges 1
 expect_success join_with_model "model s" join --inner 100K --outer 100K --calibration "$work/cal.json"
 echo '{"rates": 1}' > "$work/bad_cal.json"
 expect_failure malformed_calibration "is not one 'hpcdb calibrate' wrote" model --calibration "$work/bad_cal.json"

@@ -87,6 +87,10 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
   fmt::print("  {:<20} {:>10}\n", "phase", "model s");
   for (const PhasePrediction& phase : p.phases) fmt::print("  {:<20} {:>10.4f}\n", phase.name, phase.seconds);
   fmt::print("  {:<20} {:>10.4f}   ({:.1f} M tuples/s)\n", "total", p.seconds, (inner + outer) / p.seconds / 1e6);
+  if (o.algorithm == "sort-merge") {
+    fmt::print("  merge levels {} + {} (R + S) of fan-in {}, {} key sub-range{} per rank\n", p.merge_levels_inner,
+               p.merge_levels_outer, o.merge_fan_in, subranges, subranges == 1 ? "" : "s");
+  }
   if (o.machines > 1) {
     fmt::print("  regime: {} (P_network {:.1f} M tuples/s per thread); optimal worker threads per machine: {:.1f}\n",
                p.network_bound ? "network-bound" : "compute-bound", p.network_rate_per_thread / 1e6, p.optimal_threads);
