@@ -306,7 +306,8 @@ TEST(SortMergeJoin, SampledSplittersBalanceClusteredKeys) {
 }
 
 TEST(SortMergeJoinPhases, ReportsEveryPhase) {
-  const JoinResult result = run_once(generated(1000, 1000, 0.0, 1.0), make_sort_merge(false, 1, 64, 4));
+  const JoinResult result = run_once(generated(1000, 1000, 0.0, 1.0),
+                                     make_sort_merge(false, 1, 64, 4, SendOrder::shifted, Splitters::equal, 1));
   std::vector<std::string> names;
   for (const PhaseTime& p : result.phases) names.push_back(p.name);
   EXPECT_EQ(names, (std::vector<std::string>{"partition", "window_allocation", "sort", "sort_wait", "merge", "match"}));

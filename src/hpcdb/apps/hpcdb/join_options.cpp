@@ -46,12 +46,13 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                 "(default: write co-located ranks' windows directly through shared memory)");
   join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
       ->capture_default_str();
-  join.add_option("--run-length", o.run_length, "sort-merge: tuples per sorted run")->capture_default_str();
+  join.add_option("--run-length", o.run_length,
+                  "sort-merge: tuples per sorted run (rounded up to a multiple of 8, whole cache lines)")->capture_default_str();
   join.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
   join.add_option("--subranges", o.subranges,
                   "sort-merge: key sub-ranges per rank, partitioned in the same pass and merged apart, so that "
                   "fewer merge levels are needed (1 = one range per rank as in the thesis; 0 = chosen so that each "
-                  "sender's share of a sub-range is about four runs)")
+                  "sender's share of a sub-range is about one run)")
       ->capture_default_str();
   join.add_option("--send-order", o.send_order,
                   "sort-merge: 'shifted' (rank i sends to rank i+1 first, then cyclically) or 'natural' (rank 0 first)")

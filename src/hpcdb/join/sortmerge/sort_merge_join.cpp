@@ -13,6 +13,7 @@
 #include "hpcdb/kernels/match_collector.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
+#include "hpcdb/kernels/write_combiner.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 #include "hpcdb/join/sortmerge/sort_formats.hpp"
 #include "hpcdb/net/collectives.hpp"
@@ -22,11 +23,16 @@ namespace hpcdb {
 
 namespace {
 
+// Runs are staged in whole cache lines (partitioning writes them through
+// software write-combining): the run length rounded up to 8 tuples.
+std::size_t staged_run_length(std::size_t run_length) { return (run_length + 7) / 8 * 8; }
+
 std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, unsigned subranges, const SortMergeJoinConfig& config,
                           unsigned tuple_bytes) {
-  // Every (thread, relation, sub-range) may leave one partly filled run.
-  return (local_tuples + 2ull * config.threads * static_cast<std::uint64_t>(ranks) * subranges * config.run_length) *
-         tuple_bytes;
+  // Every (thread, relation, sub-range) may leave one partly filled run and
+  // one unused block (installed when the previous one filled up).
+  const std::uint64_t ranges = static_cast<std::uint64_t>(ranks) * subranges;
+  return (local_tuples + 4ull * config.threads * ranges * staged_run_length(config.run_length)) * tuple_bytes;
 }
 
 }  // namespace
@@ -183,7 +189,7 @@ unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tu
   if (config.subranges != 0) return config.subranges;
   const double senders = static_cast<double>(ranks) * config.threads;
   const double share = static_cast<double>(std::min(inner_tuples, outer_tuples)) / senders / ranks;  // per sender and rank
-  const double wanted = share / (4.0 * static_cast<double>(config.run_length));
+  const double wanted = share / static_cast<double>(config.run_length);
   unsigned subranges = 1;
   while (subranges < 1024 && subranges * 1.41 < wanted) subranges *= 2;  // the nearest power of two
   return subranges;
@@ -249,7 +255,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   const int me = cluster_.rank();
   const auto ranks = static_cast<std::size_t>(cluster_.size());
   const unsigned threads = config_.threads;
-  const std::size_t run_length = config_.run_length;
+  const std::size_t run_length = staged_run_length(config_.run_length);
   result.sort_merge.compressed = sizeof(Stored) == 8;
   result.sort_merge.tuple_bytes = sizeof(Stored);
   result.sort_merge.simd = sizeof(Stored) == 8 && default_sort_path() == SortPath::avx2;
@@ -275,35 +281,56 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   }
   run_on_threads(threads, [&](unsigned t) {
     std::size_t next_block = first_block[t];
+    WriteCombiner<Stored> combiner(combined);
     for (int relation = 0; relation < 2; ++relation) {
       const Relation& rel = relation == 0 ? inner : outer;
       RunChains& chain = chains[t][static_cast<std::size_t>(relation)];
       chain.blocks.assign(combined, {});
       chain.fill.assign(combined, 0);
+      auto next_run = [&](std::size_t c) {
+        if (next_block >= first_block[t + 1]) throw Error("sort-merge join: run staging memory exhausted");
+        chain.blocks[c].push_back(static_cast<std::uint32_t>(next_block));
+        Stored* begin = staging + next_block * run_length;
+        combiner.set_run(c, begin, begin + run_length);
+        ++next_block;
+      };
+      for (std::size_t c = 0; c < combined; ++c) next_run(c);
       const std::size_t n = rel.tuples.size();
       const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
-      std::vector<Stored*> cursor(combined, nullptr);
-      std::vector<Stored*> run_end(combined, nullptr);
       const Format encoder = format;  // a copy the stores below cannot alias
       ranges.visit([&](auto range_of) {
         const Tuple* tuples = rel.tuples.data();
-        for (std::size_t i = first; i < last; ++i) {
-          const Tuple tuple = tuples[i];
-          const unsigned q = range_of(tuple.key);
-          if (cursor[q] == run_end[q]) {
-            if (next_block >= first_block[t + 1]) throw Error("sort-merge join: run staging memory exhausted");
-            chain.blocks[q].push_back(static_cast<std::uint32_t>(next_block));
-            cursor[q] = staging + next_block * run_length;
-            run_end[q] = cursor[q] + run_length;
-            ++next_block;
+        auto append = [&](const Tuple& tuple) {
+          const unsigned c = range_of(tuple.key);
+          if (combiner.push(c, encoder.encode(tuple))) next_run(c);
+        };
+        // Two tuples at a time, as the radix join's network pass does.
+        std::size_t i = first;
+        for (; i + 2 <= last; i += 2) {
+          const Tuple a = tuples[i], b = tuples[i + 1];
+          const unsigned ca = range_of(a.key), cb = range_of(b.key);
+          if (ca == cb) {
+            append(a);
+            append(b);
+            continue;
           }
-          *cursor[q]++ = encoder.encode(tuple);
+          const unsigned exhausted = combiner.push_two(ca, encoder.encode(a), cb, encoder.encode(b));
+          if (exhausted & 1u) next_run(ca);
+          if (exhausted & 2u) next_run(cb);
         }
+        if (i < last) append(tuples[i]);
       });
       for (std::size_t c = 0; c < combined; ++c) {
-        chain.fill[c] = chain.blocks[c].empty() ? 0 : static_cast<std::uint32_t>(run_length - (run_end[c] - cursor[c]));
+        const Stored* begin = staging + static_cast<std::size_t>(chain.blocks[c].back()) * run_length;
+        auto filled = static_cast<std::uint32_t>(combiner.drain(c) - begin);
+        if (filled == 0) {  // the last block stayed empty
+          chain.blocks[c].pop_back();
+          filled = chain.blocks[c].empty() ? 0 : static_cast<std::uint32_t>(run_length);
+        }
+        chain.fill[c] = filled;
       }
     }
+    WriteCombiner<Stored>::publish();
   });
 
   // --- window allocation: sizes, offsets, per-sender counts. A target's

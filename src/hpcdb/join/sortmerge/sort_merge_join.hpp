@@ -46,9 +46,8 @@ class SortMergeJoin : public DistributedJoin {
 };
 
 // Key sub-ranges per rank: as configured, or enough that each sender
-// thread's share of a sub-range holds about four runs (so that a sub-range
-// gathers about 4 x senders runs, merged in few levels), a power of two
-// between 1 and 1024.
+// thread's share of a sub-range is about one run (so that the merge of a
+// sub-range has about one run per sender), a power of two between 1 and 1024.
 unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
                               const SortMergeJoinConfig& config);
 
