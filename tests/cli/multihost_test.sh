@@ -67,7 +67,8 @@ for transport in one-sided two-sided; do
      grep -Eq "transport ping .* \(same node\), [0-9]" "$work/out"; then
     passed=$((passed + 1)); echo "ok   $name"
   else
-    failed=$((failed + 1)); echo "FAIL $name"; tail -20 "$work/out"
+    # The failing rank's own message comes before Open MPI's abort notices.
+    failed=$((failed + 1)); echo "FAIL $name"; grep -iE "error|hpcdb" "$work/out" | head -20; tail -20 "$work/out"
   fi
 done
 if ip netns list | grep -q hpcdb-; then failed=$((failed + 1)); echo "FAIL namespaces left behind"; fi
