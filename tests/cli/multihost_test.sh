@@ -58,11 +58,15 @@ assert run["model"]["phases"]["window_allocation"] == cal["network"]["window_set
 PY
 then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; tail -20 "$work/out"; fi
 # Transactions with remote locks: the one-sided transport's RMA path between
-# hosts, 2PC across hosts; the recorded history must be serializable.
+# hosts, 2PC across hosts; the recorded history must be serializable. A
+# one-sided round trip between emulated hosts (Open MPI's RMA over TCP on
+# shared cores) takes 20-70 ms here, so the reply timeout is raised well above
+# the default 10 s.
 for transport in one-sided two-sided; do
   name="txn_${transport}_2_hosts_remote_locks"
   if timeout 300 "$cluster" --hosts 2 --ranks-per-host 2 --rate 10gbit -- "$hpcdb" txn --transport "$transport" \
-       --lock-agents 2 --remote-prob 0.3 --transactions 100 --locks-per-agent 1000 --check > "$work/out" 2>&1 &&
+       --lock-agents 2 --remote-prob 0.3 --transactions 100 --locks-per-agent 1000 --reply-timeout 60 \
+       --check > "$work/out" 2>&1 &&
      grep -q "2 node(s)" "$work/out" && grep -q "history check: serializable" "$work/out" &&
      grep -Eq "transport ping .* \(same node\), [0-9]" "$work/out"; then
     passed=$((passed + 1)); echo "ok   $name"
