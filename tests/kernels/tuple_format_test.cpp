@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "hpcdb/kernels/radix_histogram.hpp"
 
 namespace hpcdb {
@@ -35,6 +38,27 @@ TEST(RadixHistogram, CountsAndBits) {
   EXPECT_EQ(counts[3], 0u);
   EXPECT_EQ(bits.key_or, 0xFDu);
   EXPECT_EQ(bits.rid_or, 15u);
+}
+
+TEST(RadixHistogram, MatchesPlainCountingAtEveryLength) {
+  std::mt19937_64 random(7);
+  for (std::size_t n : {0, 1, 7, 8, 9, 15, 16, 17, 31, 1000, 4099}) {
+    std::vector<Tuple> tuples(n);
+    for (Tuple& t : tuples) t = {random(), random() >> 1};
+    for (const std::uint64_t mask : {0ull, 1ull, 0x3Full, 0x7FFull}) {
+      std::vector<std::uint64_t> counts(mask + 1, 1), expected(mask + 1, 1);  // adds to what is there
+      std::uint64_t key_or = 0, rid_or = 0;
+      for (const Tuple& t : tuples) {
+        ++expected[t.key & mask];
+        key_or |= t.key;
+        rid_or |= t.rid;
+      }
+      const KeyRidBits bits = radix_histogram(tuples.data(), n, mask, counts.data());
+      EXPECT_EQ(counts, expected) << n << " tuples, mask " << mask;
+      EXPECT_EQ(bits.key_or, key_or);
+      EXPECT_EQ(bits.rid_or, rid_or);
+    }
+  }
 }
 
 }  // namespace
