@@ -37,6 +37,22 @@ TEST(BucketChainTable, FindsEveryPairWithDuplicates) {
   EXPECT_EQ(count_matches(r, s), expected);
 }
 
+TEST(BucketChainTable, EveryBuildLengthFindsAllPairs) {
+  // Lengths around the build's batches of eight and pairs, keys from a small
+  // domain so that neighbours often share a bucket.
+  std::mt19937_64 rng(11);
+  for (std::size_t n = 0; n <= 27; ++n) {
+    std::vector<Tuple> r, s;
+    for (std::uint64_t i = 0; i < n; ++i) r.push_back({rng() % 6, i});
+    for (std::uint64_t i = 0; i < 40; ++i) s.push_back({rng() % 8, i});
+    std::uint64_t expected = 0;
+    for (const Tuple& a : r) {
+      for (const Tuple& b : s) expected += a.key == b.key;
+    }
+    EXPECT_EQ(count_matches(r, s), expected) << n << " build tuples";
+  }
+}
+
 TEST(BucketChainTable, EmptyAndSingle) {
   EXPECT_EQ(count_matches({}, {{1, 1}}), 0u);
   EXPECT_EQ(count_matches({{1, 1}}, {}), 0u);
