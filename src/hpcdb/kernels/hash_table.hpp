@@ -89,8 +89,9 @@ class BucketChainTable {
   // Buckets for n tuples: a power of two of at least 2n. A probe walks its
   // whole chain, 1 + Poisson(n / buckets) entries for a key that matches: at
   // one bucket per tuple the loop's exit is unpredictable, at two or more
-  // buckets per tuple at least 91% of probes are done after two entries. Measured on Zen at 2^11 partitions: build+probe 150-160 ->
-  // 255-275 M tuples/s, for 4 more bytes of heads per tuple (4x: slower).
+  // buckets per tuple at least 91% of probes are done after two entries.
+  // Measured on Zen at 2^11 partitions: build+probe 150-160 -> 255-275 M
+  // tuples/s, for 4 more bytes of heads per tuple (4x: slower).
   static std::size_t bucket_count(std::size_t n) { return std::max<std::size_t>(2, 2 * next_power_of_two(n)); }
 
  private:

@@ -66,20 +66,24 @@ class WriteCombiner {
     return appended(p, f + 1);
   }
 
-  // Appends a to partition p and b to partition q, which must differ, and
-  // reads both fill counts before writing either: the second append then
-  // does not wait for the first one's stores, which the CPU cannot tell
-  // apart from its loads in time (about 1.5x the rate of two push() calls on
-  // Zen at 2^11 partitions). Returns bit 0 set when a exhausted p's run, bit
-  // 1 when b exhausted q's.
-  unsigned push_two(std::size_t p, const Stored& a, std::size_t q, const Stored& b) {
-    Line& line_p = lines_[p];
-    Line& line_q = lines_[q];
-    const auto fill_p = static_cast<std::uint32_t>(line_p.count());
-    const auto fill_q = static_cast<std::uint32_t>(line_q.count());
-    line_p.items[fill_p] = a;
-    line_q.items[fill_q] = b;
-    return (appended(p, fill_p + 1) ? 1u : 0u) | (appended(q, fill_q + 1) ? 2u : 0u);
+  // Appends a to partition p, then b to partition q. Whenever a write
+  // exhausts a run, calls on_exhausted(partition), which must install the
+  // partition's next run before anything else is pushed to it. When p and q
+  // differ, both fill counts are read before either line is written: the
+  // second append then does not wait for the first one's stores, which the
+  // CPU cannot tell apart from its loads in time (about 1.5x the rate of two
+  // push() calls on Zen at 2^11 partitions). Always inlined: a call per
+  // pair cost the sort-merge partitioning pass about 15%.
+  template <class OnExhausted>
+  [[gnu::always_inline]] void push_pair(std::size_t p, const Stored& a, std::size_t q, const Stored& b, OnExhausted&& on_exhausted) {
+    if (p == q) {
+      if (push(p, a)) on_exhausted(p);
+      if (push(q, b)) on_exhausted(q);
+      return;
+    }
+    const unsigned exhausted = push_two(p, a, q, b);
+    if (exhausted & 1u) on_exhausted(p);
+    if (exhausted & 2u) on_exhausted(q);
   }
 
   // Writes the partially filled line of p and returns one past the last item
@@ -106,6 +110,18 @@ class WriteCombiner {
     Stored* end = nullptr;
     std::uint32_t start = 0;  // first slot of the line that belongs to the run
   };
+
+  // push() to two different partitions, both fill counts read first. Bit 0
+  // of the result is set when a exhausted p's run, bit 1 when b exhausted q's.
+  unsigned push_two(std::size_t p, const Stored& a, std::size_t q, const Stored& b) {
+    Line& line_p = lines_[p];
+    Line& line_q = lines_[q];
+    const auto fill_p = static_cast<std::uint32_t>(line_p.count());
+    const auto fill_q = static_cast<std::uint32_t>(line_q.count());
+    line_p.items[fill_p] = a;
+    line_q.items[fill_q] = b;
+    return (appended(p, fill_p + 1) ? 1u : 0u) | (appended(q, fill_q + 1) ? 2u : 0u);
+  }
 
   // Line p now holds `fill` items: records the count, or streams the full
   // line out. True when that exhausted the run.

@@ -63,28 +63,18 @@ class NetworkPartitioner {
         combiner_.set_run(p, buffer(p, 0), buffer(p, 0) + buffer_items_);
       }
     }
-    auto push_one = [&](const Tuple& t) {
-      const std::size_t p = t.key & mask;
-      if (combiner_.push(p, format.encode(t)) && targets[p].direct == nullptr) {
-        send_full_buffer(p, targets[p], writer, stats);
-      }
+    auto ship_full_buffer = [&](std::size_t p) {
+      if (targets[p].direct == nullptr) send_full_buffer(p, targets[p], writer, stats);
     };
-    // Two tuples at a time: when they go to different partitions, both are
-    // appended at once (WriteCombiner::push_two).
     std::size_t i = 0;
     for (; i + 2 <= n; i += 2) {
       const Tuple a = in[i], b = in[i + 1];
-      const std::size_t p = a.key & mask, q = b.key & mask;
-      if (p == q) {
-        push_one(a);
-        push_one(b);
-        continue;
-      }
-      const unsigned exhausted = combiner_.push_two(p, format.encode(a), q, format.encode(b));
-      if ((exhausted & 1u) && targets[p].direct == nullptr) send_full_buffer(p, targets[p], writer, stats);
-      if ((exhausted & 2u) && targets[q].direct == nullptr) send_full_buffer(q, targets[q], writer, stats);
+      combiner_.push_pair(a.key & mask, format.encode(a), b.key & mask, format.encode(b), ship_full_buffer);
     }
-    if (i < n) push_one(in[i]);
+    if (i < n) {
+      const std::size_t p = in[i].key & mask;
+      if (combiner_.push(p, format.encode(in[i]))) ship_full_buffer(p);
+    }
     for (std::size_t p = 0; p < partitions; ++p) {
       if (counts[p] == 0) continue;
       Stored* end = combiner_.drain(p);

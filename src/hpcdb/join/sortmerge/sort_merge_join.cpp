@@ -300,25 +300,15 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
       const Format encoder = format;  // a copy the stores below cannot alias
       ranges.visit([&](auto range_of) {
         const Tuple* tuples = rel.tuples.data();
-        auto append = [&](const Tuple& tuple) {
-          const unsigned c = range_of(tuple.key);
-          if (combiner.push(c, encoder.encode(tuple))) next_run(c);
-        };
-        // Two tuples at a time, as the radix join's network pass does.
         std::size_t i = first;
         for (; i + 2 <= last; i += 2) {
           const Tuple a = tuples[i], b = tuples[i + 1];
-          const unsigned ca = range_of(a.key), cb = range_of(b.key);
-          if (ca == cb) {
-            append(a);
-            append(b);
-            continue;
-          }
-          const unsigned exhausted = combiner.push_two(ca, encoder.encode(a), cb, encoder.encode(b));
-          if (exhausted & 1u) next_run(ca);
-          if (exhausted & 2u) next_run(cb);
+          combiner.push_pair(range_of(a.key), encoder.encode(a), range_of(b.key), encoder.encode(b), next_run);
         }
-        if (i < last) append(tuples[i]);
+        if (i < last) {
+          const unsigned c = range_of(tuples[i].key);
+          if (combiner.push(c, encoder.encode(tuples[i]))) next_run(c);
+        }
       });
       for (std::size_t c = 0; c < combined; ++c) {
         const Stored* begin = staging + static_cast<std::size_t>(chain.blocks[c].back()) * run_length;
