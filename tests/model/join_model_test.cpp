@@ -66,14 +66,20 @@ TEST(SortMergeJoinModel, SubrangesCountMergeLevelsPerSubrange) {
   s.inner_tuples = s.outer_tuples = 32e6;
   s.machines = 1;
   s.threads_per_machine = 2;
-  // One range per worker: 2 senders x 977 runs (the last short) -> log16 1954 -> 3 levels.
+  // One range per worker: 2 senders x ceil(8M / 16384) = 978 runs -> log16 -> 3 levels, run as
+  // 4 + 4 + 2 rounds of two-way merges (978 -> 62 -> 4 -> 1).
   const ModelPrediction thesis = predict_sort_merge_join(s, r);
   EXPECT_EQ(thesis.merge_levels_inner, 3u);
-  // 64 sub-ranges per worker: 2 senders x ceil(122 070 / 16384) = 16 runs -> 1 level.
+  // 64 sub-ranges per worker: 2 senders x ceil(125 000 / 16384) = 16 runs -> 1 level of 4 rounds.
   r.subranges = 64;
   const ModelPrediction split = predict_sort_merge_join(s, r);
   EXPECT_EQ(split.merge_levels_inner, 1u);
-  EXPECT_NEAR(split.seconds_of("merge") * 3, thesis.seconds_of("merge"), 1e-9);
+  EXPECT_NEAR(split.seconds_of("merge") * 10 / 4, thesis.seconds_of("merge"), 1e-9);
+  // 512 sub-ranges: 2 runs -> 1 level of a single round, a quarter of a full level.
+  r.subranges = 512;
+  const ModelPrediction two_runs = predict_sort_merge_join(s, r);
+  EXPECT_EQ(two_runs.merge_levels_inner, 1u);
+  EXPECT_NEAR(two_runs.seconds_of("merge") * 4, split.seconds_of("merge"), 1e-9);
   r.subranges = 0;
   EXPECT_THROW(predict_sort_merge_join(s, r), UsageError);
 }

@@ -1,5 +1,6 @@
 #include "hpcdb/model/join_model.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "hpcdb/core/error.hpp"
@@ -42,13 +43,31 @@ void validate_setting(const ModelSetting& s) {
   require_positive(s.tuple_bytes, "tuple size");
 }
 
-// Eq. 3.17, d = ceil(log_F(runs a worker merges)), counted per sub-range:
-// every sender's share of a sub-range is cut into runs, the last one short.
-unsigned merge_levels(double tuples, double run_length, double fan_in, double workers, double subranges) {
+// Runs a worker merges in one sub-range: every sender's share of the
+// sub-range is cut into runs, the last one short.
+double runs_per_subrange(double tuples, double run_length, double workers, double subranges) {
   const double share = tuples / (workers * workers * subranges);
-  const double runs = workers * std::ceil(share / run_length - 1e-9);
+  return workers * std::ceil(share / run_length - 1e-9);
+}
+
+// Eq. 3.17, d = ceil(log_F(runs a worker merges)), counted per sub-range.
+unsigned merge_levels(double runs, double fan_in) {
   if (runs <= 1) return 0;
   return static_cast<unsigned>(std::ceil(std::log(runs) / std::log(fan_in) - 1e-9));
+}
+
+// Merge levels in units of a full level of fan-in F, as the join runs them:
+// a level is a tree of two-way merges, ceil(log2(widest group)) rounds, so a
+// level whose groups hold fewer than F runs costs less than a full one.
+// Equals merge_levels() whenever every level's widest group needs as many
+// rounds as F (the thesis's cases); with key sub-ranges it often does not.
+double full_merge_levels(double runs, double fan_in) {
+  const double rounds_per_level = std::ceil(std::log2(fan_in) - 1e-9);
+  double rounds = 0;
+  for (; runs > 1; runs = std::ceil(runs / fan_in - 1e-9)) {
+    rounds += std::ceil(std::log2(std::min(fan_in, runs)) - 1e-9);
+  }
+  return rounds / rounds_per_level;
 }
 
 }  // namespace
@@ -94,14 +113,17 @@ ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRa
   ModelPrediction m = network_figures(s);
   const double per_thread = shipping_rate(r.sort_run, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
   if (!(r.subranges > 0)) throw UsageError("model: the number of key sub-ranges must be positive");
-  m.merge_levels_inner = merge_levels(s.inner_tuples, r.run_length, r.fan_in, workers, r.subranges);  // Eq. 3.17
-  m.merge_levels_outer = merge_levels(s.outer_tuples, r.run_length, r.fan_in, workers, r.subranges);
+  const double runs_inner = runs_per_subrange(s.inner_tuples, r.run_length, workers, r.subranges);
+  const double runs_outer = runs_per_subrange(s.outer_tuples, r.run_length, workers, r.subranges);
+  m.merge_levels_inner = merge_levels(runs_inner, r.fan_in);  // Eq. 3.17
+  m.merge_levels_outer = merge_levels(runs_outer, r.fan_in);
   const double match_rate = r.match > 0 ? r.match : r.scan;
   m.phases.push_back({"partition", tuples / (workers * r.scan) + tuples / (workers * r.partition)});  // 3.1 + 3.7
   m.phases.push_back({"window_allocation", s.window_seconds});
   m.phases.push_back({"sort", tuples / (workers * per_thread)});  // Eqs. 3.13-3.16
-  m.phases.push_back({"merge", (m.merge_levels_inner * s.inner_tuples + m.merge_levels_outer * s.outer_tuples) /
-                                   (workers * r.merge)});  // Eq. 3.18
+  m.phases.push_back({"merge", (full_merge_levels(runs_inner, r.fan_in) * s.inner_tuples +
+                                 full_merge_levels(runs_outer, r.fan_in) * s.outer_tuples) /
+                                    (workers * r.merge)});  // Eq. 3.18
   m.phases.push_back({"match", tuples / (workers * match_rate)});  // Eq. 3.19
   for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;  // Eq. 3.20
   if (s.bandwidth_bytes > 0) m.optimal_threads = s.bandwidth_bytes / s.tuple_bytes / r.sort_run;
