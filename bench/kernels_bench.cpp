@@ -11,6 +11,7 @@
 #include "hpcdb/join/radix/network_partitioner.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
+#include "hpcdb/kernels/key_field_sort.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
 
@@ -118,6 +119,24 @@ void BM_SortRuns(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }
 BENCHMARK(BM_SortRuns)->Args({16384, 0})->Args({16384, 1})->Args({4096, 1})->Unit(benchmark::kMillisecond);
+
+// Runs of compressed tuples (25-bit rids) whose keys span 2^15 values, as in
+// one key sub-range of the sort-merge join, sorted by key through 32-bit
+// sort keys.
+void BM_KeyFieldSortRuns(benchmark::State& state) {
+  const std::size_t run = static_cast<std::size_t>(state.range(0));
+  const SortPath path = state.range(1) == 0 ? SortPath::scalar : SortPath::avx2;
+  const std::size_t n = 4u << 20;
+  std::vector<std::uint64_t> in(n), out(n);
+  std::vector<std::uint32_t> work(2 * run);
+  std::mt19937_64 rng(3);
+  for (auto& v : in) v = ((rng() & 0x7FFF) << 25) | (rng() & 0x1FFFFFF);
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < n; i += run) sort_by_key_field(in.data() + i, run, 25, out.data() + i, work.data(), path);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
+}
+BENCHMARK(BM_KeyFieldSortRuns)->Args({16384, 0})->Args({16384, 1})->Args({4096, 1})->Unit(benchmark::kMillisecond);
 
 void BM_MergeTwo(benchmark::State& state) {
   const std::size_t n = 4u << 20;

@@ -3,15 +3,29 @@
 // (key - min_key) << rid_bits | rid when that fits, so that sorting the plain
 // 64-bit values sorts by key (SIMD path); else the 16-byte tuple, sorted by
 // key with the scalar path.
+//
+// Runs come out sorted by key; ties need no particular order, as merging
+// and matching look at keys only (merge networks keep key order when their
+// inputs are in key order, by the 0-1 principle at key boundaries).
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "hpcdb/core/bits.hpp"
+#include "hpcdb/kernels/key_field_sort.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/tuple.hpp"
 
 namespace hpcdb {
+
+// One worker's work space for sorting runs of up to `run_length` tuples.
+template <class Stored>
+struct RunSortSpace {
+  explicit RunSortSpace(std::size_t run_length) : values(run_length), keys(2 * run_length) {}
+  std::vector<Stored> values;
+  std::vector<std::uint32_t> keys;
+};
 
 struct OffsetCompressedFormat {
   using Stored = std::uint64_t;
@@ -23,8 +37,22 @@ struct OffsetCompressedFormat {
   std::uint64_t rid(Stored v) const { return v & low_mask(rid_bits); }
   static bool less(Stored a, Stored b) { return a < b; }
 
-  // in is overwritten; out may equal in.
-  static void sort(Stored* in, std::size_t n, Stored* out, Stored* scratch) { sort_run(in, n, out, scratch); }
+  // Sorts in[0, n) by key into out (which may equal in); in is overwritten.
+  // A run whose keys span few values (as within a key sub-range) is sorted
+  // through 32-bit sort keys, so equal keys keep their input order; other
+  // runs are sorted as plain 64-bit values. Only with rid_bits <= 62: the
+  // merge picks its SIMD compare from the top two bits of each run's last
+  // value, which must then belong to the key.
+  void sort(Stored* in, std::size_t n, Stored* out, RunSortSpace<Stored>& space) const {
+    if (rid_bits <= 62) {
+      if (out != in && sort_by_key_field(in, n, rid_bits, out, space.keys.data())) return;
+      if (out == in) {
+        std::memcpy(space.values.data(), in, n * sizeof(Stored));
+        if (sort_by_key_field(space.values.data(), n, rid_bits, out, space.keys.data())) return;
+      }
+    }
+    sort_run(in, n, out, space.values.data());
+  }
   static void merge(const Stored* a, std::size_t na, const Stored* b, std::size_t nb, Stored* out) {
     merge_two(a, na, b, nb, out);
   }
@@ -38,7 +66,7 @@ struct WideTupleFormat {
   std::uint64_t rid(const Stored& t) const { return t.rid; }
   static bool less(const Stored& a, const Stored& b) { return a.key < b.key; }
 
-  static void sort(Stored* in, std::size_t n, Stored* out, Stored* /*scratch*/) {
+  void sort(Stored* in, std::size_t n, Stored* out, RunSortSpace<Stored>& /*space*/) const {
     std::sort(in, in + n, less);
     if (out != in) std::memcpy(out, in, n * sizeof(Stored));
   }

@@ -395,7 +395,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   TaskCounter task_counter(tasks.size());
   std::vector<std::vector<MPI_Request>> requests(threads);
   run_on_threads(threads, [&](unsigned worker) {
-    std::vector<Stored> scratch(run_length);
+    RunSortSpace<Stored> space(run_length);
     std::size_t task_index = 0;
     while (task_counter.next(task_index)) {
       const RunTask& task = tasks[task_index];
@@ -412,9 +412,9 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
       const int node_rank = cluster_.node_rank_of(static_cast<int>(target));
       if (node_rank >= 0 && !config_.force_put) {
         Stored* destination = reinterpret_cast<Stored*>(windows_->segment(node_rank) + region) + slot;
-        Format::sort(run, n, destination, scratch.data());
+        format.sort(run, n, destination, space);
       } else {
-        Format::sort(run, n, run, scratch.data());
+        format.sort(run, n, run, space);
         requests[worker].push_back(writer->put(run, n * sizeof(Stored), static_cast<int>(target), region + slot * sizeof(Stored)));
       }
     }

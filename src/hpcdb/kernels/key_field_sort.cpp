@@ -1,0 +1,302 @@
+#include "hpcdb/kernels/key_field_sort.hpp"
+
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstring>
+#include <utility>
+
+#include "hpcdb/core/bits.hpp"
+
+namespace hpcdb {
+namespace {
+
+// ---------------------------------------------------------------- AVX2
+// Eight 32-bit values per register. The structure follows the 64-bit sort
+// (sorted_runs.cpp): blocks sorted in registers, then bitonic merges of
+// runs, to the end, with padding instead of a scalar tail.
+
+#define HPCDB_AVX2 __attribute__((target("avx2")))
+
+constexpr std::uint32_t kTop = 0xFFFFFFFFu;  // the padding: no smaller than any value
+
+HPCDB_AVX2 inline __m256i load8(const std::uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+HPCDB_AVX2 inline void store8(std::uint32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+
+HPCDB_AVX2 inline void min_max(__m256i& a, __m256i& b) {
+  const __m256i low = _mm256_min_epu32(a, b);
+  b = _mm256_max_epu32(a, b);
+  a = low;
+}
+
+// Sorts the bitonic 8-vectors a and b, each ascending or descending, with
+// compare-exchanges at distance 4, 2 and 1. The two registers are regrouped
+// at every distance so that each min/max pair yields eight useful results;
+// the regrouping stays within 128-bit lanes or moves whole halves (cheap on
+// Zen, unlike a full lane-crossing permutation).
+template <bool DescendingA, bool DescendingB>
+HPCDB_AVX2 inline void bitonic_clean_pair(__m256i& a, __m256i& b) {
+  // Distance 4: low = a0..a3 | b0..b3, high = a4..a7 | b4..b7.
+  __m256i low = _mm256_inserti128_si256(a, _mm256_castsi256_si128(b), 1);
+  __m256i high = _mm256_inserti128_si256(b, _mm256_extracti128_si256(a, 1), 0);
+  min_max(low, high);
+  a = DescendingA ? _mm256_inserti128_si256(high, _mm256_castsi256_si128(low), 1)
+                  : _mm256_inserti128_si256(low, _mm256_castsi256_si128(high), 1);
+  b = DescendingB ? _mm256_inserti128_si256(low, _mm256_extracti128_si256(high, 1), 0)
+                  : _mm256_inserti128_si256(high, _mm256_extracti128_si256(low, 1), 0);
+  // Distance 2, per 128-bit lane: even = a0 a1 b0 b1, odd = a2 a3 b2 b3.
+  __m256i even = _mm256_unpacklo_epi64(a, b);
+  __m256i odd = _mm256_unpackhi_epi64(a, b);
+  min_max(even, odd);
+  a = DescendingA ? _mm256_unpacklo_epi64(odd, even) : _mm256_unpacklo_epi64(even, odd);
+  b = DescendingB ? _mm256_unpackhi_epi64(odd, even) : _mm256_unpackhi_epi64(even, odd);
+  // Distance 1, per 128-bit lane: e = a0 a2 b0 b2, o = a1 a3 b1 b3.
+  const __m256 af = _mm256_castsi256_ps(a), bf = _mm256_castsi256_ps(b);
+  __m256i e = _mm256_castps_si256(_mm256_shuffle_ps(af, bf, _MM_SHUFFLE(2, 0, 2, 0)));
+  __m256i o = _mm256_castps_si256(_mm256_shuffle_ps(af, bf, _MM_SHUFFLE(3, 1, 3, 1)));
+  min_max(e, o);
+  a = DescendingA ? _mm256_unpacklo_epi32(o, e) : _mm256_unpacklo_epi32(e, o);
+  b = DescendingB ? _mm256_unpackhi_epi32(o, e) : _mm256_unpackhi_epi32(e, o);
+}
+
+// x ascending, d descending (8R values each) -> x the 8R smallest
+// ascending, d the 8R largest descending (so a merge loop carries d into
+// its next step without reversing it).
+template <int R>
+HPCDB_AVX2 inline void bitonic_merge(__m256i x[R], __m256i d[R]) {
+  for (int k = 0; k < R; ++k) min_max(x[k], d[k]);
+  for (int distance = R / 2; distance > 0; distance /= 2) {
+    for (int k = 0; k < R; ++k) {
+      if (k & distance) continue;
+      min_max(x[k], x[k + distance]);
+      min_max(d[k + distance], d[k]);
+    }
+  }
+  if constexpr (R == 1) {
+    bitonic_clean_pair<false, true>(x[0], d[0]);
+  } else {
+    for (int k = 0; k < R; k += 2) {
+      bitonic_clean_pair<false, false>(x[k], x[k + 1]);
+      bitonic_clean_pair<true, true>(d[k], d[k + 1]);
+    }
+  }
+}
+
+template <int R>
+HPCDB_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
+  const __m256i order = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
+  for (int k = 0; k < R; ++k) reversed[k] = _mm256_permutevar8x32_epi32(v[R - 1 - k], order);
+}
+
+// Ascending runs x and y of 8R values -> x the smallest, y the largest.
+template <int R>
+HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
+  __m256i d[R];
+  reverse_values<R>(y, d);
+  bitonic_merge<R>(x, d);
+  reverse_values<R>(d, y);
+}
+
+// Sorts the 64 values of v[0..7] into one ascending run (v[0] lowest): an
+// 8-input sorting network (19 compare-exchanges) on the columns, an 8x8
+// transpose, then in-register merges 8+8, 16+16 and 32+32.
+HPCDB_AVX2 inline void sort_64(__m256i v[8]) {
+  static constexpr int kNetwork[19][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {1, 2}, {5, 6},
+                                          {0, 4}, {3, 7}, {1, 5}, {2, 6}, {1, 4}, {3, 6}, {2, 4}, {3, 5}, {3, 4}};
+  for (const auto& pair : kNetwork) min_max(v[pair[0]], v[pair[1]]);
+  // Transpose: row j of the result is column j, now sorted.
+  __m256i t[8], u[8];
+  for (int k = 0; k < 8; k += 2) {
+    t[k] = _mm256_unpacklo_epi32(v[k], v[k + 1]);
+    t[k + 1] = _mm256_unpackhi_epi32(v[k], v[k + 1]);
+  }
+  for (int k = 0; k < 8; k += 4) {
+    u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
+    u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
+    u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
+    u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
+  }
+  for (int k = 0; k < 4; ++k) {
+    v[k] = _mm256_inserti128_si256(u[k], _mm256_castsi256_si128(u[k + 4]), 1);
+    v[k + 4] = _mm256_inserti128_si256(u[k + 4], _mm256_extracti128_si256(u[k], 1), 0);
+  }
+  for (int k = 0; k < 8; k += 2) merge_ascending<1>(&v[k], &v[k + 1]);
+  merge_ascending<2>(&v[0], &v[2]);
+  merge_ascending<2>(&v[4], &v[6]);
+  merge_ascending<4>(&v[0], &v[4]);
+}
+
+HPCDB_AVX2 void sort_blocks_of_64(std::uint32_t* data, std::size_t blocks) {
+  for (std::size_t k = 0; k < blocks; ++k) {
+    std::uint32_t* p = data + 64 * k;
+    __m256i v[8];
+    for (int r = 0; r < 8; ++r) v[r] = load8(p + 8 * r);
+    sort_64(v);
+    for (int r = 0; r < 8; ++r) store8(p + 8 * r, v[r]);
+  }
+}
+
+// The state of a two-way merge that its steps update. Kept apart from the
+// merge's tail buffers so that a loop can hold it in registers: vector
+// stores may alias any memory, so state reachable through a pointer would be
+// reloaded after every step.
+struct MergeCursor {
+  const std::uint32_t* a;  // the next block of each input
+  const std::uint32_t* b;
+  const std::uint32_t* a_bulk_end;  // where each input's full blocks end
+  const std::uint32_t* b_bulk_end;
+  std::uint32_t* out;
+  __m256i x, larger;
+};
+
+constexpr std::size_t kStep = 8;
+
+inline bool in_bulk(const MergeCursor& c) { return c.a < c.a_bulk_end && c.b < c.b_bulk_end; }
+
+// One merge step while both inputs still have a full block to load: the
+// next block is chosen without a branch (which head is smaller is a coin
+// toss on random data).
+HPCDB_AVX2 inline void bulk_step(MergeCursor& c) {
+  bitonic_merge<1>(&c.x, &c.larger);
+  store8(c.out, c.x);
+  c.out += kStep;
+  const std::uintptr_t take_a = 0 - static_cast<std::uintptr_t>(*c.a <= *c.b);
+  const auto* next = reinterpret_cast<const std::uint32_t*>((reinterpret_cast<std::uintptr_t>(c.a) & take_a) |
+                                                            (reinterpret_cast<std::uintptr_t>(c.b) & ~take_a));
+  c.a += kStep & take_a;
+  c.b += kStep & ~take_a;
+  c.x = load8(next);
+}
+
+// One two-way merge of sorted a[0, na) and b[0, nb) into out, 8 values per
+// step. Inputs are read as if padded with kTop, so partial last blocks go
+// through the same network; only the first na + nb outputs are written. (A
+// real kTop ties with the padding and has the same bits.)
+class MergeStream {
+ public:
+  HPCDB_AVX2 MergeStream(const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb,
+                         std::uint32_t* out)
+      : a_(a), b_(b), out_(out), na_(na), nb_(nb) {
+    const std::size_t full_a = na - na % kStep, full_b = nb - nb % kStep;
+    for (std::size_t k = 0; k < kStep; ++k) {
+      tail_a_[k] = full_a + k < na ? a[full_a + k] : kTop;
+      tail_b_[k] = full_b + k < nb ? b[full_b + k] : kTop;
+      padding_[k] = kTop;
+    }
+    cursor = MergeCursor{a + kStep, b + kStep, a + full_a, b + full_b, out, load8(block_a(0)), {}};
+    const __m256i y = load8(block_b(0));
+    reverse_values<1>(&y, &cursor.larger);
+  }
+
+  // Runs the merge to its end.
+  HPCDB_AVX2 void finish() {
+    MergeCursor c = cursor;
+    while (in_bulk(c)) bulk_step(c);
+    auto i = static_cast<std::size_t>(c.a - a_), j = static_cast<std::size_t>(c.b - b_);
+    auto emitted = static_cast<std::size_t>(c.out - out_);
+    const std::size_t total = na_ + nb_;
+    for (;;) {
+      bitonic_merge<1>(&c.x, &c.larger);
+      std::uint32_t* to = emitted + kStep <= total ? out_ + emitted : last_;
+      store8(to, c.x);
+      if (emitted + kStep >= total) {
+        if (to == last_) std::memcpy(out_ + emitted, last_, (total - emitted) * sizeof(std::uint32_t));
+        return;
+      }
+      emitted += kStep;
+      const std::uint32_t head_a = i < na_ ? a_[i] : kTop;
+      const std::uint32_t head_b = j < nb_ ? b_[j] : kTop;
+      const std::uint32_t* next;
+      if (head_a <= head_b) {
+        next = block_a(i);
+        i += kStep;
+      } else {
+        next = block_b(j);
+        j += kStep;
+      }
+      c.x = load8(next);
+    }
+  }
+
+  MergeCursor cursor;
+
+ private:
+  const std::uint32_t* block_a(std::size_t i) const {
+    return i + kStep <= na_ ? a_ + i : i < na_ ? tail_a_ : padding_;
+  }
+  const std::uint32_t* block_b(std::size_t j) const {
+    return j + kStep <= nb_ ? b_ + j : j < nb_ ? tail_b_ : padding_;
+  }
+
+  const std::uint32_t* a_;
+  const std::uint32_t* b_;
+  std::uint32_t* out_;
+  std::size_t na_, nb_;
+  alignas(32) std::uint32_t tail_a_[kStep], tail_b_[kStep], padding_[kStep], last_[kStep];
+};
+
+HPCDB_AVX2 void merge_runs(const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb,
+                           std::uint32_t* out) {
+  if (na == 0 || nb == 0) {
+    if (na > 0) std::memcpy(out, a, na * sizeof(std::uint32_t));
+    if (nb > 0) std::memcpy(out, b, nb * sizeof(std::uint32_t));
+    return;
+  }
+  MergeStream(a, na, b, nb, out).finish();
+}
+
+HPCDB_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
+  if (n < 128) {
+    std::sort(a, a + n);
+    return a;
+  }
+  const std::size_t blocks = n / 64;
+  sort_blocks_of_64(a, blocks);
+  std::sort(a + 64 * blocks, a + n);  // the tail: one run of fewer than 64
+  std::uint32_t* src = a;
+  std::uint32_t* dst = b;
+  for (std::size_t width = 64; width < n; width *= 2) {
+    for (std::size_t start = 0; start < n; start += 2 * width) {
+      const std::size_t na = std::min(width, n - start);
+      const std::size_t nb = start + width < n ? std::min(width, n - start - width) : 0;
+      merge_runs(src + start, na, src + start + na, nb, dst + start);
+    }
+    std::swap(src, dst);
+  }
+  return src;
+}
+
+}  // namespace
+
+bool fits_key_field_sort(std::uint64_t key_span, std::size_t n) {
+  return n == 0 || bit_width_of(key_span) + bit_width_of(n - 1) <= 32;
+}
+
+std::uint32_t* sort_u32(std::uint32_t* a, std::uint32_t* b, std::size_t n, SortPath path) {
+  if (path == SortPath::avx2) return sort_u32_avx2(a, b, n);
+  std::sort(a, a + n);
+  return a;
+}
+
+bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t* out, std::uint32_t* work,
+                       SortPath path) {
+  if (n == 0) return true;
+  std::uint64_t smallest = ~std::uint64_t{0}, largest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t key = in[i] >> shift;
+    smallest = std::min(smallest, key);
+    largest = std::max(largest, key);
+  }
+  if (!fits_key_field_sort(largest - smallest, n)) return false;
+  const unsigned index_bits = bit_width_of(n - 1);
+  std::uint32_t* keys = work;
+  for (std::size_t i = 0; i < n; ++i) {
+    keys[i] = static_cast<std::uint32_t>((((in[i] >> shift) - smallest) << index_bits) | i);
+  }
+  const std::uint32_t* sorted = sort_u32(keys, work + n, n, path);
+  const auto index_mask = static_cast<std::uint32_t>(low_mask(index_bits));
+  for (std::size_t j = 0; j < n; ++j) out[j] = in[sorted[j] & index_mask];
+  return true;
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,38 @@
+#pragma once
+// Sorting 64-bit values by a narrow key field, through 32-bit sort keys.
+//
+// A value's key is v >> shift (the low `shift` bits are payload, such as a
+// compressed tuple's rid). When the keys of a run span few values, as they
+// do within one key sub-range of the sort-merge join, each value is replaced
+// by the 32-bit sort key
+//     (key - smallest key) << index_bits | index,
+// these are sorted (AVX2: eight per register, with unsigned 32-bit min/max,
+// about three times the values per instruction of a 64-bit sort), and the
+// values are gathered back in that order. The output is therefore sorted by
+// key, and equal keys keep their input order; it is not sorted by payload
+// within a key. The index makes every sort key unique, so both paths (AVX2
+// and scalar) give the same output.
+#include <cstddef>
+#include <cstdint>
+
+#include "hpcdb/kernels/sorted_runs.hpp"
+
+namespace hpcdb {
+
+// Whether n values whose keys span `key_span` (largest - smallest key) can
+// be sorted through 32-bit sort keys.
+bool fits_key_field_sort(std::uint64_t key_span, std::size_t n);
+
+// Sorts in[0, n) by key (v >> shift, shift < 64) into out[0, n), which must
+// not overlap `in`; `work` holds 2n 32-bit words. Returns false, having
+// written nothing to out, when the run's key span does not fit
+// (fits_key_field_sort).
+bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t* out, std::uint32_t* work,
+                       SortPath path = default_sort_path());
+
+// Sorts a[0, n) ascending, using b[0, n) as work space; returns whichever of
+// the two holds the result. (The 32-bit sort underneath, exposed for tests
+// and benchmarks.)
+std::uint32_t* sort_u32(std::uint32_t* a, std::uint32_t* b, std::size_t n, SortPath path = default_sort_path());
+
+}  // namespace hpcdb
