@@ -132,7 +132,7 @@ void BM_KeyFieldSortRuns(benchmark::State& state) {
   std::mt19937_64 rng(3);
   for (auto& v : in) v = ((rng() & 0x7FFF) << 25) | (rng() & 0x1FFFFFF);
   for (auto _ : state) {
-    for (std::size_t i = 0; i < n; i += run) sort_by_key_field(in.data() + i, run, 25, out.data() + i, work.data(), path);
+    for (std::size_t i = 0; i < n; i += run) sort_by_key_field(in.data() + i, run, 25, 0, 15, out.data() + i, work.data(), path);
   }
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * n));
 }

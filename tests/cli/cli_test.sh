@@ -125,8 +125,21 @@ for p in r["phases"].values():
 assert r["config"]["run_length"] == 16384 and r["config"]["merge_fan_in"] == 16
 # Default sub-ranges hold about one run per sender: at most one merge level.
 assert r["config"]["subranges"] >= 1 and r["config"]["merge_levels"] <= 1, r["config"]
+# Dense keys within a sub-range fit 32-bit sort keys: every run goes that way.
+assert r["config"]["runs_sorted_by_32bit_keys"] == r["config"]["runs_sent"] > 0, r["config"]
 PY
 then passed=$((passed + 1)); echo "ok   sort_merge_json"; else failed=$((failed + 1)); echo "FAIL sort_merge_json"; cat "$work/err"; fi
+
+timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm sort-merge --inner 4M --outer 4M --subranges 1 --verify --json "$work/sm1.json" > /dev/null 2> "$work/err"
+if python3 - "$work/sm1.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+# One range per rank: 21-22 key bits and 14 index bits do not fit 32-bit sort
+# keys (only some short runs may): the 64-bit sort takes over, verified.
+c = r["config"]
+assert r["verified"] is True and c["runs_sorted_by_32bit_keys"] < c["runs_sent"], c
+PY
+then passed=$((passed + 1)); echo "ok   sort_merge_wide_and_narrow_runs"; else failed=$((failed + 1)); echo "FAIL sort_merge_wide_and_narrow_runs"; cat "$work/err"; fi
 
 # --- calibration and the model next to the measurement
 expect_success calibrate "P_sort_run" calibrate --tuples 64Ki --repeat 1 --output "$work/cal.json"

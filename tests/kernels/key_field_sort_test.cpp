@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "hpcdb/core/bits.hpp"
+
 #include <algorithm>
 #include <random>
 #include <vector>
@@ -84,11 +86,12 @@ TEST_P(KeyFieldSortTest, SortsByKeyAndKeepsInputOrderOfEqualKeys) {
   const Case cases[] = {{25, 1000, 3}, {25, (1ULL << 38) - 5, 40000}, {0, ~0ULL - 70000, 70000}, {40, 7, 0}, {63, 0, 1}};
   for (const Case& c : cases) {
     for (std::size_t n : kLengths) {
-      if (!fits_key_field_sort(c.span, n)) continue;
+      const unsigned key_bits = bit_width_of(c.span);
+      if (!fits_key_field_sort(key_bits, n)) continue;
       const std::vector<std::uint64_t> in = make_values(n, c.shift, c.base, c.span, n + c.shift);
       std::vector<std::uint64_t> out(n + 1, 7);
       std::vector<std::uint32_t> work(2 * n);
-      ASSERT_TRUE(sort_by_key_field(in.data(), n, c.shift, out.data(), work.data(), path));
+      ASSERT_TRUE(sort_by_key_field(in.data(), n, c.shift, c.base, key_bits, out.data(), work.data(), path));
       ASSERT_EQ(out.back(), 7u) << "wrote past the end";
       out.pop_back();
       ASSERT_EQ(out, stable_by_key(in, c.shift)) << "shift " << c.shift << ", n = " << n;
@@ -96,29 +99,35 @@ TEST_P(KeyFieldSortTest, SortsByKeyAndKeepsInputOrderOfEqualKeys) {
   }
 }
 
-TEST_P(KeyFieldSortTest, RefusesKeySpansThatDoNotFit) {
+TEST_P(KeyFieldSortTest, RefusesKeysThatDoNotFit) {
   const SortPath path = GetParam();
   if (path == SortPath::avx2 && !has_avx2()) GTEST_SKIP() << "no AVX2 on this CPU";
-  // 4096 values need 12 index bits: a span of 20 bits fits, 21 bits do not.
+  // 4096 values need 12 index bits: 20 key bits fit, 21 do not.
   const std::size_t n = 4096;
-  std::vector<std::uint64_t> in = make_values(n, 8, 5, (1ULL << 20) - 1, 1);
-  in[16] = 5ULL << 8;
-  in[17] = (5 + (1ULL << 20) - 1) << 8;  // the span is exactly 2^20 - 1
+  const std::uint64_t floor = 5;
+  std::vector<std::uint64_t> in = make_values(n, 8, floor, (1ULL << 20) - 1, 1);
+  in[16] = floor << 8;
+  in[17] = (floor + (1ULL << 20) - 1) << 8;  // the highest key that fits
   std::vector<std::uint64_t> out(n, 7);
   std::vector<std::uint32_t> work(2 * n);
-  EXPECT_TRUE(fits_key_field_sort((1ULL << 20) - 1, n));
-  ASSERT_TRUE(sort_by_key_field(in.data(), n, 8, out.data(), work.data(), path));
+  EXPECT_TRUE(fits_key_field_sort(20, n));
+  EXPECT_FALSE(fits_key_field_sort(21, n));
+  EXPECT_FALSE(sort_by_key_field(in.data(), n, 8, floor, 21, out.data(), work.data(), path));
+  ASSERT_TRUE(sort_by_key_field(in.data(), n, 8, floor, 20, out.data(), work.data(), path));
   EXPECT_EQ(out, stable_by_key(in, 8));
 
-  in[18] = (5 + (1ULL << 20)) << 8;  // now 2^20: 21 bits
-  std::fill(out.begin(), out.end(), 7);
-  EXPECT_FALSE(fits_key_field_sort(1ULL << 20, n));
-  EXPECT_FALSE(sort_by_key_field(in.data(), n, 8, out.data(), work.data(), path));
-  EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](std::uint64_t v) { return v == 7; })) << "wrote output anyway";
-
-  // All 64 key bits in use.
-  const std::vector<std::uint64_t> wide = make_values(100, 0, 0, ~0ULL, 2);
-  EXPECT_FALSE(sort_by_key_field(wide.data(), wide.size(), 0, out.data(), work.data(), path));
+  auto refused = [&](const char* what) {
+    std::fill(out.begin(), out.end(), 7);
+    EXPECT_FALSE(sort_by_key_field(in.data(), n, 8, floor, 20, out.data(), work.data(), path)) << what;
+    EXPECT_TRUE(std::all_of(out.begin(), out.end(), [](std::uint64_t v) { return v == 7; })) << what << ": wrote output";
+  };
+  in[18] = (floor + (1ULL << 20)) << 8;
+  refused("a key above the field");
+  in[18] = in[17];
+  in[19] = (floor - 1) << 8;
+  refused("a key below the floor");
+  in[19] = in[17];
+  EXPECT_TRUE(sort_by_key_field(in.data(), n, 8, floor, 20, out.data(), work.data(), path));
 }
 
 INSTANTIATE_TEST_SUITE_P(Paths, KeyFieldSortTest, ::testing::Values(SortPath::scalar, SortPath::avx2));

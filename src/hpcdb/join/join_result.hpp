@@ -34,6 +34,7 @@ struct EffectiveSortMergeSettings {
   unsigned key_bits = 0;  // bits of (max key - min key)
   unsigned rid_bits = 0;
   std::uint64_t runs_sent = 0;
+  std::uint64_t narrow_key_runs = 0;  // of which sorted through 32-bit sort keys
   unsigned merge_levels = 0;  // deepest over ranks
   unsigned subranges = 1;     // key sub-ranges per rank
   bool simd = false;          // AVX2 sorting and merging

@@ -268,8 +268,8 @@ HPCDB_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std:
 
 }  // namespace
 
-bool fits_key_field_sort(std::uint64_t key_span, std::size_t n) {
-  return n == 0 || bit_width_of(key_span) + bit_width_of(n - 1) <= 32;
+bool fits_key_field_sort(unsigned key_bits, std::size_t n) {
+  return n == 0 || key_bits + bit_width_of(n - 1) <= 32;
 }
 
 std::uint32_t* sort_u32(std::uint32_t* a, std::uint32_t* b, std::size_t n, SortPath path) {
@@ -278,21 +278,19 @@ std::uint32_t* sort_u32(std::uint32_t* a, std::uint32_t* b, std::size_t n, SortP
   return a;
 }
 
-bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t* out, std::uint32_t* work,
-                       SortPath path) {
+bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t key_floor,
+                       unsigned key_bits, std::uint64_t* out, std::uint32_t* work, SortPath path) {
   if (n == 0) return true;
-  std::uint64_t smallest = ~std::uint64_t{0}, largest = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t key = in[i] >> shift;
-    smallest = std::min(smallest, key);
-    largest = std::max(largest, key);
-  }
-  if (!fits_key_field_sort(largest - smallest, n)) return false;
+  if (!fits_key_field_sort(key_bits, n)) return false;
   const unsigned index_bits = bit_width_of(n - 1);
   std::uint32_t* keys = work;
+  std::uint64_t offsets = 0;  // all offsets or-ed: a key below the floor wraps to a huge offset
   for (std::size_t i = 0; i < n; ++i) {
-    keys[i] = static_cast<std::uint32_t>((((in[i] >> shift) - smallest) << index_bits) | i);
+    const std::uint64_t offset = (in[i] >> shift) - key_floor;
+    offsets |= offset;
+    keys[i] = static_cast<std::uint32_t>((offset << index_bits) | i);
   }
+  if (bit_width_of(offsets) > key_bits) return false;
   const std::uint32_t* sorted = sort_u32(keys, work + n, n, path);
   const auto index_mask = static_cast<std::uint32_t>(low_mask(index_bits));
   for (std::size_t j = 0; j < n; ++j) out[j] = in[sorted[j] & index_mask];

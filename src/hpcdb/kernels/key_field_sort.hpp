@@ -5,10 +5,12 @@
 // compressed tuple's rid). When the keys of a run span few values, as they
 // do within one key sub-range of the sort-merge join, each value is replaced
 // by the 32-bit sort key
-//     (key - smallest key) << index_bits | index,
-// these are sorted (AVX2: eight per register, with unsigned 32-bit min/max,
-// about three times the values per instruction of a 64-bit sort), and the
-// values are gathered back in that order. The output is therefore sorted by
+//     (key - key floor) << index_bits | index,
+// where the floor is the smallest key the run can hold (the caller knows it
+// from the range the run belongs to). These are sorted (AVX2: eight per
+// register, with unsigned 32-bit min/max, about twice the values per second
+// of the 64-bit sort's merges on Zen), and the values are gathered back in
+// that order. The output is therefore sorted by
 // key, and equal keys keep their input order; it is not sorted by payload
 // within a key. The index makes every sort key unique, so both paths (AVX2
 // and scalar) give the same output.
@@ -19,16 +21,18 @@
 
 namespace hpcdb {
 
-// Whether n values whose keys span `key_span` (largest - smallest key) can
-// be sorted through 32-bit sort keys.
-bool fits_key_field_sort(std::uint64_t key_span, std::size_t n);
+// Whether n values whose keys, less the smallest possible key, fit
+// `key_bits` bits can be sorted through 32-bit sort keys.
+bool fits_key_field_sort(unsigned key_bits, std::size_t n);
 
 // Sorts in[0, n) by key (v >> shift, shift < 64) into out[0, n), which must
-// not overlap `in`; `work` holds 2n 32-bit words. Returns false, having
-// written nothing to out, when the run's key span does not fit
-// (fits_key_field_sort).
-bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t* out, std::uint32_t* work,
-                       SortPath path = default_sort_path());
+// not overlap `in`. Every key should lie in [key_floor, key_floor +
+// 2^key_bits); `work` holds 2n 32-bit words. Returns false, having written
+// nothing to out, when the keys do not fit 32-bit sort keys: when
+// fits_key_field_sort(key_bits, n) is false, or some key lies outside that
+// range (checked on the way).
+bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t key_floor,
+                       unsigned key_bits, std::uint64_t* out, std::uint32_t* work, SortPath path = default_sort_path());
 
 // Sorts a[0, n) ascending, using b[0, n) as work space; returns whichever of
 // the two holds the result. (The 32-bit sort underneath, exposed for tests

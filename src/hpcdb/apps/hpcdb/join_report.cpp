@@ -57,6 +57,7 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
           {"rid_bits", r.sort_merge.rid_bits},
           {"simd", r.sort_merge.simd},
           {"runs_sent", r.sort_merge.runs_sent},
+          {"runs_sorted_by_32bit_keys", r.sort_merge.narrow_key_runs},
           {"merge_levels", r.sort_merge.merge_levels},
           {"write_path", write_path(options, context)}};
 }

@@ -8,6 +8,7 @@ KeyRanges KeyRanges::equal_width(std::uint64_t min_key, std::uint64_t max_key, u
   KeyRanges k;
   k.count_ = ranges;
   k.min_key_ = min_key;
+  k.max_key_ = max_key;
   if (max_key < min_key) return k;  // no keys at all
   const Wide span = static_cast<Wide>(max_key - min_key) + 1;
   if (span <= ranges) {
@@ -23,6 +24,22 @@ KeyRanges KeyRanges::between_splitters(std::vector<std::uint64_t> splitters) {
   k.count_ = static_cast<unsigned>(splitters.size() + 1);
   k.splitters_ = std::move(splitters);
   return k;
+}
+
+std::uint64_t KeyRanges::lowest_key(unsigned range) const {
+  // range_of() never decreases with the key over [min_key_, max_key_]
+  // (splitters: over all keys): binary search for the first key at or past
+  // `range`.
+  std::uint64_t lo = splitters_.empty() ? min_key_ : 0;
+  std::uint64_t hi = splitters_.empty() ? max_key_ : ~std::uint64_t{0};
+  if (hi < lo) return hi;
+  if (range_of(hi) < range) return hi;
+  while (lo < hi) {
+    const std::uint64_t mid = lo + (hi - lo) / 2;
+    if (range_of(mid) >= range) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 unsigned KeyRanges::by_splitters(std::uint64_t key) const {

@@ -19,6 +19,10 @@ class KeyRanges {
 
   unsigned count() const { return count_; }
 
+  // The smallest key that range_of() maps to `range` or a later range (the
+  // largest key of the ranges when there is none).
+  std::uint64_t lowest_key(unsigned range) const;
+
   // Calls body(range_of) with a range function whose parameters are plain
   // values (so a hot loop keeps them in registers).
   template <class Body>
@@ -50,6 +54,7 @@ class KeyRanges {
 
   unsigned count_ = 1;
   std::uint64_t min_key_ = 0;
+  std::uint64_t max_key_ = ~std::uint64_t{0};  // equal width: range_of() is monotone up to here
   std::uint64_t multiplier_ = 0;  // floor(2^64 * ranges / span)
   bool direct_ = false;           // span <= ranges: one key per range
   std::vector<std::uint64_t> splitters_;

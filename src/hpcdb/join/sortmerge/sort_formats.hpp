@@ -19,6 +19,12 @@
 
 namespace hpcdb {
 
+// The keys a run can hold: [floor, floor + 2^bits).
+struct KeyField {
+  std::uint64_t floor = 0;
+  unsigned bits = 64;
+};
+
 // One worker's work space for sorting runs of up to `run_length` tuples.
 template <class Stored>
 struct RunSortSpace {
@@ -38,20 +44,23 @@ struct OffsetCompressedFormat {
   static bool less(Stored a, Stored b) { return a < b; }
 
   // Sorts in[0, n) by key into out (which may equal in); in is overwritten.
-  // A run whose keys span few values (as within a key sub-range) is sorted
-  // through 32-bit sort keys, so equal keys keep their input order; other
-  // runs are sorted as plain 64-bit values. Only with rid_bits <= 62: the
-  // merge picks its SIMD compare from the top two bits of each run's last
-  // value, which must then belong to the key.
-  void sort(Stored* in, std::size_t n, Stored* out, RunSortSpace<Stored>& space) const {
-    if (rid_bits <= 62) {
-      if (out != in && sort_by_key_field(in, n, rid_bits, out, space.keys.data())) return;
+  // A run whose keys lie in [keys.floor, keys.floor + 2^keys.bits), with few
+  // enough bits (as within a key sub-range), is sorted through 32-bit sort
+  // keys, so equal keys keep their input order; other runs are sorted as
+  // plain 64-bit values. Only with rid_bits <= 62: the merge picks its SIMD
+  // compare from the top two bits of each run's last value, which must then
+  // belong to the key. Returns whether the run went through 32-bit keys.
+  bool sort(Stored* in, std::size_t n, Stored* out, RunSortSpace<Stored>& space, KeyField keys) const {
+    if (rid_bits <= 62 && keys.floor >= min_key && fits_key_field_sort(keys.bits, n)) {
+      const std::uint64_t floor = keys.floor - min_key;
+      if (out != in && sort_by_key_field(in, n, rid_bits, floor, keys.bits, out, space.keys.data())) return true;
       if (out == in) {
         std::memcpy(space.values.data(), in, n * sizeof(Stored));
-        if (sort_by_key_field(space.values.data(), n, rid_bits, out, space.keys.data())) return;
+        if (sort_by_key_field(space.values.data(), n, rid_bits, floor, keys.bits, out, space.keys.data())) return true;
       }
     }
     sort_run(in, n, out, space.values.data());
+    return false;
   }
   static void merge(const Stored* a, std::size_t na, const Stored* b, std::size_t nb, Stored* out) {
     merge_two(a, na, b, nb, out);
@@ -66,9 +75,10 @@ struct WideTupleFormat {
   std::uint64_t rid(const Stored& t) const { return t.rid; }
   static bool less(const Stored& a, const Stored& b) { return a.key < b.key; }
 
-  void sort(Stored* in, std::size_t n, Stored* out, RunSortSpace<Stored>& /*space*/) const {
+  bool sort(Stored* in, std::size_t n, Stored* out, RunSortSpace<Stored>& /*space*/, KeyField /*keys*/) const {
     std::sort(in, in + n, less);
     if (out != in) std::memcpy(out, in, n * sizeof(Stored));
+    return false;
   }
   static void merge(const Stored* a, std::size_t na, const Stored* b, std::size_t nb, Stored* out) {
     std::merge(a, a + na, b, b + nb, out, less);

@@ -241,6 +241,7 @@ JoinResult SortMergeJoin::run(const Relation& inner, const Relation& outer) {
   clock.stop();
   summarize_over_ranks(cluster_, clock, MPI_Wtime() - start, result);
   result.sort_merge.runs_sent = allreduce(result.sort_merge.runs_sent, MPI_SUM, cluster_.world());
+  result.sort_merge.narrow_key_runs = allreduce(result.sort_merge.narrow_key_runs, MPI_SUM, cluster_.world());
   result.sort_merge.merge_levels = allreduce(result.sort_merge.merge_levels, MPI_MAX, cluster_.world());
   result.sort_merge.key_bits = bounds.key_offset_bits();
   result.sort_merge.rid_bits = bounds.rid_bits();
@@ -392,8 +393,17 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
       }
     }
   }
+  // The keys each range can hold, for sorting its runs through narrow keys.
+  std::vector<KeyField> range_keys(combined);
+  for (std::size_t c = 0; c < combined; ++c) {
+    const std::uint64_t floor = std::max(ranges.lowest_key(static_cast<unsigned>(c)), bounds.min_key);
+    std::uint64_t ceiling = bounds.max_key;
+    if (c + 1 < combined) ceiling = std::min(ceiling, std::max<std::uint64_t>(ranges.lowest_key(static_cast<unsigned>(c + 1)), 1) - 1);
+    range_keys[c] = {floor, ceiling >= floor ? bit_width_of(ceiling - floor) : 0};
+  }
   TaskCounter task_counter(tasks.size());
   std::vector<std::vector<MPI_Request>> requests(threads);
+  std::vector<std::uint64_t> narrow_key_runs(threads, 0);
   run_on_threads(threads, [&](unsigned worker) {
     RunSortSpace<Stored> space(run_length);
     std::size_t task_index = 0;
@@ -412,15 +422,16 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
       const int node_rank = cluster_.node_rank_of(static_cast<int>(target));
       if (node_rank >= 0 && !config_.force_put) {
         Stored* destination = reinterpret_cast<Stored*>(windows_->segment(node_rank) + region) + slot;
-        format.sort(run, n, destination, space);
+        narrow_key_runs[worker] += format.sort(run, n, destination, space, range_keys[task.range]);
       } else {
-        format.sort(run, n, run, space);
+        narrow_key_runs[worker] += format.sort(run, n, run, space, range_keys[task.range]);
         requests[worker].push_back(writer->put(run, n * sizeof(Stored), static_cast<int>(target), region + slot * sizeof(Stored)));
       }
     }
     for (MPI_Request& request : requests[worker]) writer->wait(request);
   });
   result.sort_merge.runs_sent = tasks.size();
+  for (std::uint64_t runs : narrow_key_runs) result.sort_merge.narrow_key_runs += runs;
   for (std::size_t q = 0; q < ranks; ++q) {
     if (static_cast<int>(q) == me) continue;
     result.bytes_sent += (per_destination[q * 2] + per_destination[q * 2 + 1]) * sizeof(Stored);
