@@ -140,16 +140,92 @@ HPCDB_AVX2 void sort_blocks_of_64(std::uint32_t* data, std::size_t blocks) {
 // merge's tail buffers so that a loop can hold it in registers: vector
 // stores may alias any memory, so state reachable through a pointer would be
 // reloaded after every step.
+// The merge loop works on 128-bit registers (four values each): on Zen,
+// whose SIMD units are 128 bits wide, every 256-bit shuffle costs two
+// operations on the two shuffle pipes, and a bitonic step on 256-bit
+// registers needs a lane-crossing stage that 128-bit ones do without.
+HPCDB_AVX2 inline void min_max(__m128i& a, __m128i& b) {
+  const __m128i low = _mm_min_epu32(a, b);
+  b = _mm_max_epu32(a, b);
+  a = low;
+}
+
+// Sorts the bitonic 4-vectors a and b, each ascending or descending:
+// compare-exchanges at distance 2, then 1, regrouped across the two.
+template <bool DescendingA, bool DescendingB>
+HPCDB_AVX2 inline void bitonic_clean_pair(__m128i& a, __m128i& b) {
+  __m128i even = _mm_unpacklo_epi64(a, b);  // a0 a1 b0 b1
+  __m128i odd = _mm_unpackhi_epi64(a, b);   // a2 a3 b2 b3
+  min_max(even, odd);
+  a = DescendingA ? _mm_unpacklo_epi64(odd, even) : _mm_unpacklo_epi64(even, odd);
+  b = DescendingB ? _mm_unpackhi_epi64(odd, even) : _mm_unpackhi_epi64(even, odd);
+  const __m128 af = _mm_castsi128_ps(a), bf = _mm_castsi128_ps(b);
+  __m128i e = _mm_castps_si128(_mm_shuffle_ps(af, bf, _MM_SHUFFLE(2, 0, 2, 0)));  // a0 a2 b0 b2
+  __m128i o = _mm_castps_si128(_mm_shuffle_ps(af, bf, _MM_SHUFFLE(3, 1, 3, 1)));  // a1 a3 b1 b3
+  min_max(e, o);
+  a = DescendingA ? _mm_unpacklo_epi32(o, e) : _mm_unpacklo_epi32(e, o);
+  b = DescendingB ? _mm_unpackhi_epi32(o, e) : _mm_unpackhi_epi32(e, o);
+}
+
+// Values per merge step, in registers of four: 16 (4 registers) sorted
+// 16384-value runs about 10% faster than 8 or the 256-bit network (Zen),
+// and 32 runs out of registers.
+constexpr int kMergeRegisters = 4;
+constexpr std::size_t kStep = 4 * kMergeRegisters;
+
+// A block of kStep values.
+struct Block {
+  __m128i v[kMergeRegisters];
+};
+
+HPCDB_AVX2 inline Block load_block(const std::uint32_t* p) {
+  Block b;
+  for (int k = 0; k < kMergeRegisters; ++k) b.v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 4 * k));
+  return b;
+}
+HPCDB_AVX2 inline void store_block(std::uint32_t* p, const Block& b) {
+  for (int k = 0; k < kMergeRegisters; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 4 * k), b.v[k]);
+}
+HPCDB_AVX2 inline Block reversed(const Block& b) {
+  Block r;
+  for (int k = 0; k < kMergeRegisters; ++k) r.v[k] = _mm_shuffle_epi32(b.v[kMergeRegisters - 1 - k], 0x1B);
+  return r;
+}
+
+// x ascending, d descending -> x the smallest kStep values ascending, d the
+// largest descending (carried into the next step without reversing).
+HPCDB_AVX2 inline void merge_step(Block& x, Block& d) {
+  constexpr int R = kMergeRegisters;
+  for (int k = 0; k < R; ++k) min_max(x.v[k], d.v[k]);
+  for (int distance = R / 2; distance > 0; distance /= 2) {
+    for (int k = 0; k < R; ++k) {
+      if (k & distance) continue;
+      min_max(x.v[k], x.v[k + distance]);
+      min_max(d.v[k + distance], d.v[k]);
+    }
+  }
+  if constexpr (R == 1) {
+    bitonic_clean_pair<false, true>(x.v[0], d.v[0]);
+  } else {
+    for (int k = 0; k < R; k += 2) {
+      bitonic_clean_pair<false, false>(x.v[k], x.v[k + 1]);
+      bitonic_clean_pair<true, true>(d.v[k], d.v[k + 1]);
+    }
+  }
+}
+
+// The state of a two-way merge that its steps update. Kept apart from the
+// merge's tail buffers so that a loop can hold it in registers: vector
+// stores may alias any memory, so state reachable through a pointer would be
+// reloaded after every step.
 struct MergeCursor {
   const std::uint32_t* a;  // the next block of each input
   const std::uint32_t* b;
   const std::uint32_t* a_bulk_end;  // where each input's full blocks end
   const std::uint32_t* b_bulk_end;
   std::uint32_t* out;
-  __m256i x, larger;
+  Block x, larger;
 };
-
-constexpr std::size_t kStep = 8;
 
 inline bool in_bulk(const MergeCursor& c) { return c.a < c.a_bulk_end && c.b < c.b_bulk_end; }
 
@@ -157,21 +233,21 @@ inline bool in_bulk(const MergeCursor& c) { return c.a < c.a_bulk_end && c.b < c
 // next block is chosen without a branch (which head is smaller is a coin
 // toss on random data).
 HPCDB_AVX2 inline void bulk_step(MergeCursor& c) {
-  bitonic_merge<1>(&c.x, &c.larger);
-  store8(c.out, c.x);
+  merge_step(c.x, c.larger);
+  store_block(c.out, c.x);
   c.out += kStep;
   const std::uintptr_t take_a = 0 - static_cast<std::uintptr_t>(*c.a <= *c.b);
   const auto* next = reinterpret_cast<const std::uint32_t*>((reinterpret_cast<std::uintptr_t>(c.a) & take_a) |
                                                             (reinterpret_cast<std::uintptr_t>(c.b) & ~take_a));
   c.a += kStep & take_a;
   c.b += kStep & ~take_a;
-  c.x = load8(next);
+  c.x = load_block(next);
 }
 
-// One two-way merge of sorted a[0, na) and b[0, nb) into out, 8 values per
-// step. Inputs are read as if padded with kTop, so partial last blocks go
-// through the same network; only the first na + nb outputs are written. (A
-// real kTop ties with the padding and has the same bits.)
+// One two-way merge of sorted a[0, na) and b[0, nb) into out, kStep values
+// per step. Inputs are read as if padded with kTop, so partial last blocks
+// go through the same network; only the first na + nb outputs are written.
+// (A real kTop ties with the padding and has the same bits.)
 class MergeStream {
  public:
   HPCDB_AVX2 MergeStream(const std::uint32_t* a, std::size_t na, const std::uint32_t* b, std::size_t nb,
@@ -183,9 +259,8 @@ class MergeStream {
       tail_b_[k] = full_b + k < nb ? b[full_b + k] : kTop;
       padding_[k] = kTop;
     }
-    cursor = MergeCursor{a + kStep, b + kStep, a + full_a, b + full_b, out, load8(block_a(0)), {}};
-    const __m256i y = load8(block_b(0));
-    reverse_values<1>(&y, &cursor.larger);
+    cursor = MergeCursor{a + kStep, b + kStep, a + full_a, b + full_b, out, load_block(block_a(0)),
+                         reversed(load_block(block_b(0)))};
   }
 
   // Runs the merge to its end.
@@ -196,9 +271,9 @@ class MergeStream {
     auto emitted = static_cast<std::size_t>(c.out - out_);
     const std::size_t total = na_ + nb_;
     for (;;) {
-      bitonic_merge<1>(&c.x, &c.larger);
+      merge_step(c.x, c.larger);
       std::uint32_t* to = emitted + kStep <= total ? out_ + emitted : last_;
-      store8(to, c.x);
+      store_block(to, c.x);
       if (emitted + kStep >= total) {
         if (to == last_) std::memcpy(out_ + emitted, last_, (total - emitted) * sizeof(std::uint32_t));
         return;
@@ -214,19 +289,15 @@ class MergeStream {
         next = block_b(j);
         j += kStep;
       }
-      c.x = load8(next);
+      c.x = load_block(next);
     }
   }
 
   MergeCursor cursor;
 
  private:
-  const std::uint32_t* block_a(std::size_t i) const {
-    return i + kStep <= na_ ? a_ + i : i < na_ ? tail_a_ : padding_;
-  }
-  const std::uint32_t* block_b(std::size_t j) const {
-    return j + kStep <= nb_ ? b_ + j : j < nb_ ? tail_b_ : padding_;
-  }
+  const std::uint32_t* block_a(std::size_t i) const { return i + kStep <= na_ ? a_ + i : i < na_ ? tail_a_ : padding_; }
+  const std::uint32_t* block_b(std::size_t j) const { return j + kStep <= nb_ ? b_ + j : j < nb_ ? tail_b_ : padding_; }
 
   const std::uint32_t* a_;
   const std::uint32_t* b_;
