@@ -49,6 +49,20 @@ TEST(MergeJoinScan, DuplicatesOnBothSidesGiveEveryPair) {
   std::sort(out.pairs.begin(), out.pairs.end());
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(out.pairs, expected);
+  // Without pairs, the scan sums each group's checksum in closed form: the
+  // same count and checksum, large rids wrapping modulo 2^64 included.
+  const MatchCollector counted = scan(r, s, false);
+  EXPECT_TRUE(counted.pairs.empty());
+  EXPECT_EQ(counted.count, out.count);
+  EXPECT_EQ(counted.checksum, checksum);
+  std::vector<Tuple> r_wide = r, s_wide = s;
+  std::uint64_t wide_checksum = 0;
+  for (Tuple& t : r_wide) t.rid = ~t.rid;
+  for (Tuple& t : s_wide) t.rid *= 0xD6E8FEB86659FD93ULL;
+  const MatchCollector wide_pairs = scan(r_wide, s_wide);
+  for (const MatchPair& p : wide_pairs.pairs) wide_checksum += pair_checksum(p.rid_r, p.rid_s);
+  EXPECT_EQ(wide_pairs.checksum, wide_checksum);
+  EXPECT_EQ(scan(r_wide, s_wide, false).checksum, wide_checksum);
 }
 
 TEST(MergeJoinScan, EdgeCases) {

@@ -8,13 +8,16 @@
 
 namespace hpcdb {
 
-// key(x) gives the (comparable) key of a stored tuple, rid(x) its rid.
-template <class Stored, class Key, class Rid>
+namespace detail {
+
+// The scan, with pair materialization decided at compile time: without it
+// the loop keeps all its state in registers (with a push_back in the loop,
+// the compiler spilled the checksum and bounds to the stack).
+template <bool KeepPairs, class Stored, class Key, class Rid>
 void merge_join_scan(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns, Key key, Rid rid,
                      MatchCollector& out) {
   std::uint64_t count = 0;
   std::uint64_t checksum = 0;
-  const bool keep_pairs = out.keep_pairs;
   std::size_t i = 0, j = 0;
   while (i < nr && j < ns) {
     const auto kr = key(r[i]);
@@ -25,23 +28,36 @@ void merge_join_scan(const Stored* r, std::size_t nr, const Stored* s, std::size
       j += ks < kr;
       continue;
     }
+    std::uint64_t rid_sum_r = rid(r[i]), rid_sum_s = rid(s[j]);
     std::size_t i_end = i + 1, j_end = j + 1;
-    while (i_end < nr && key(r[i_end]) == kr) ++i_end;
-    while (j_end < ns && key(s[j_end]) == ks) ++j_end;
-    for (std::size_t a = i; a < i_end; ++a) {
-      const std::uint64_t rid_r = rid(r[a]);
-      for (std::size_t b = j; b < j_end; ++b) {
-        const std::uint64_t rid_s = rid(s[b]);
-        checksum += pair_checksum(rid_r, rid_s);
-        if (keep_pairs) out.pairs.push_back({rid_r, rid_s});
+    for (; i_end < nr && key(r[i_end]) == kr; ++i_end) rid_sum_r += rid(r[i_end]);
+    for (; j_end < ns && key(s[j_end]) == ks; ++j_end) rid_sum_s += rid(s[j_end]);
+    const std::uint64_t nr_group = i_end - i, ns_group = j_end - j;
+    if constexpr (KeepPairs) {
+      for (std::size_t a = i; a < i_end; ++a) {
+        for (std::size_t b = j; b < j_end; ++b) out.pairs.push_back({rid(r[a]), rid(s[b])});
       }
     }
-    count += (i_end - i) * (j_end - j);
+    // The checksum of all pairs of the group in closed form (mod 2^64): a
+    // loop over the pairs, which the compiler vectorized, cost the common
+    // one-to-one group about as much as the rest of the scan.
+    checksum += pair_checksum(rid_sum_r * ns_group, rid_sum_s * nr_group);
+    count += nr_group * ns_group;
     i = i_end;
     j = j_end;
   }
   out.count += count;
   out.checksum += checksum;
+}
+
+}  // namespace detail
+
+// key(x) gives the (comparable) key of a stored tuple, rid(x) its rid.
+template <class Stored, class Key, class Rid>
+void merge_join_scan(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns, Key key, Rid rid,
+                     MatchCollector& out) {
+  if (out.keep_pairs) detail::merge_join_scan<true>(r, nr, s, ns, key, rid, out);
+  else detail::merge_join_scan<false>(r, nr, s, ns, key, rid, out);
 }
 
 }  // namespace hpcdb

@@ -17,6 +17,7 @@
 #include "hpcdb/join/radix/network_partitioner.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
 #include "hpcdb/join/receive_windows.hpp"
+#include "hpcdb/join/sortmerge/sort_formats.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
@@ -107,30 +108,48 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
   // sorting kernels are faster on values below 2^62, as the join's are).
   std::uint64_t largest_rid = 0;
   for (std::size_t i = 0; i < n; ++i) largest_rid = std::max(largest_rid, tuples[i].rid);
-  const CompressedFormat sort_format{0, bit_width_of(largest_rid)};
+  const OffsetCompressedFormat sort_format{0, bit_width_of(largest_rid)};
   const auto run = static_cast<std::size_t>(c.run_length);
-  std::vector<std::uint64_t> values(n), sorted(n), scratch(run);
-  for (std::size_t i = 0; i < n; ++i) values[i] = sort_format.encode(tuples[i]);
+  // Run k holds keys of one key sub-range, [k * span, (k + 1) * span), as
+  // the join's runs do; with its default sub-ranges a sub-range holds about
+  // one run per sender, here two senders. So runs take the sorting kernel
+  // the join's take (through 32-bit sort keys when they fit).
+  const std::uint64_t span = 2 * static_cast<std::uint64_t>(run);
+  std::vector<std::uint64_t> values(n), sorted(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    values[i] = sort_format.encode({i / run * span + tuples[i].key % span, tuples[i].rid});
+  }
+  RunSortSpace<std::uint64_t> space(run);
   double sort_seconds = 1e300;
   for (unsigned k = 0; k < o.repeat; ++k) {
     std::vector<std::uint64_t> work = values;  // sorting overwrites its input
     sort_seconds = std::min(sort_seconds, best_seconds(1, [&] {
-      for (std::size_t i = 0; i < n; i += run) sort_run(work.data() + i, std::min(run, n - i), sorted.data() + i, scratch.data());
+      for (std::size_t i = 0; i < n; i += run) {
+        sort_format.sort(work.data() + i, std::min(run, n - i), sorted.data() + i, space,
+                         KeyField{i / run * span, bit_width_of(span - 1)});
+      }
     }));
   }
   c.sort_run = n / sort_seconds;
+  for (std::size_t i = 0; i < n; ++i) values[i] = sort_format.encode(tuples[i]);
   std::vector<std::uint64_t> a(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2));
   std::vector<std::uint64_t> b(values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());
   std::sort(a.begin(), a.end());
   std::sort(b.begin(), b.end());
   std::vector<std::uint64_t> merged(n);
   c.merge = n / best_seconds(o.repeat, [&] { merge_two(a.data(), a.size(), b.data(), b.size(), merged.data()); });
+  // Matching as in the join's default workload: unique inner keys, each
+  // found once in the outer relation, a separate array.
   std::sort(values.begin(), values.end());
+  std::vector<std::uint64_t> outer(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    outer[i] = sort_format.encode({sort_format.key(values[i]), largest_rid - sort_format.rid(values[i])});
+  }
   std::uint64_t found = 0;
   c.match = 2.0 * n / best_seconds(o.repeat, [&] {
     MatchCollector matches;
     merge_join_scan(
-        values.data(), n, values.data(), n, [sort_format](std::uint64_t v) { return sort_format.residual_key(v); },
+        values.data(), n, outer.data(), n, [sort_format](std::uint64_t v) { return sort_format.key(v); },
         [sort_format](std::uint64_t v) { return sort_format.rid(v); }, matches);
     found = matches.count;
   });
