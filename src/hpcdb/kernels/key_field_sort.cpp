@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "hpcdb/core/bits.hpp"
+#include "hpcdb/kernels/bitonic_network.hpp"
 
 namespace hpcdb {
 namespace {
@@ -16,71 +17,31 @@ namespace {
 // (sorted_runs.cpp): blocks sorted in registers, then bitonic merges of
 // runs, to the end, with padding instead of a scalar tail.
 
-#define HPCDB_AVX2 __attribute__((target("avx2")))
-
 constexpr std::uint32_t kTop = 0xFFFFFFFFu;  // the padding: no smaller than any value
 
 HPCDB_AVX2 inline __m256i load8(const std::uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
 HPCDB_AVX2 inline void store8(std::uint32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
 
-HPCDB_AVX2 inline void min_max(__m256i& a, __m256i& b) {
-  const __m256i low = _mm256_min_epu32(a, b);
-  b = _mm256_max_epu32(a, b);
-  a = low;
-}
-
-// Sorts the bitonic 8-vectors a and b, each ascending or descending, with
-// compare-exchanges at distance 4, 2 and 1. The two registers are regrouped
-// at every distance so that each min/max pair yields eight useful results;
-// the regrouping stays within 128-bit lanes or moves whole halves (cheap on
-// Zen, unlike a full lane-crossing permutation).
-template <bool DescendingA, bool DescendingB>
-HPCDB_AVX2 inline void bitonic_clean_pair(__m256i& a, __m256i& b) {
-  // Distance 4: low = a0..a3 | b0..b3, high = a4..a7 | b4..b7.
-  __m256i low = _mm256_inserti128_si256(a, _mm256_castsi256_si128(b), 1);
-  __m256i high = _mm256_inserti128_si256(b, _mm256_extracti128_si256(a, 1), 0);
-  min_max(low, high);
-  a = DescendingA ? _mm256_inserti128_si256(high, _mm256_castsi256_si128(low), 1)
-                  : _mm256_inserti128_si256(low, _mm256_castsi256_si128(high), 1);
-  b = DescendingB ? _mm256_inserti128_si256(low, _mm256_extracti128_si256(high, 1), 0)
-                  : _mm256_inserti128_si256(high, _mm256_extracti128_si256(low, 1), 0);
-  // Distance 2, per 128-bit lane: even = a0 a1 b0 b1, odd = a2 a3 b2 b3.
-  __m256i even = _mm256_unpacklo_epi64(a, b);
-  __m256i odd = _mm256_unpackhi_epi64(a, b);
-  min_max(even, odd);
-  a = DescendingA ? _mm256_unpacklo_epi64(odd, even) : _mm256_unpacklo_epi64(even, odd);
-  b = DescendingB ? _mm256_unpackhi_epi64(odd, even) : _mm256_unpackhi_epi64(even, odd);
-  // Distance 1, per 128-bit lane: e = a0 a2 b0 b2, o = a1 a3 b1 b3.
-  const __m256 af = _mm256_castsi256_ps(a), bf = _mm256_castsi256_ps(b);
-  __m256i e = _mm256_castps_si256(_mm256_shuffle_ps(af, bf, _MM_SHUFFLE(2, 0, 2, 0)));
-  __m256i o = _mm256_castps_si256(_mm256_shuffle_ps(af, bf, _MM_SHUFFLE(3, 1, 3, 1)));
-  min_max(e, o);
-  a = DescendingA ? _mm256_unpacklo_epi32(o, e) : _mm256_unpacklo_epi32(e, o);
-  b = DescendingB ? _mm256_unpackhi_epi32(o, e) : _mm256_unpackhi_epi32(e, o);
-}
-
-// x ascending, d descending (8R values each) -> x the 8R smallest
-// ascending, d the 8R largest descending (so a merge loop carries d into
-// its next step without reversing it).
-template <int R>
-HPCDB_AVX2 inline void bitonic_merge(__m256i x[R], __m256i d[R]) {
-  for (int k = 0; k < R; ++k) min_max(x[k], d[k]);
-  for (int distance = R / 2; distance > 0; distance /= 2) {
-    for (int k = 0; k < R; ++k) {
-      if (k & distance) continue;
-      min_max(x[k], x[k + distance]);
-      min_max(d[k + distance], d[k]);
-    }
+// Eight values per register (the in-register block sort).
+struct U32x8 {
+  using Reg = __m256i;
+  HPCDB_AVX2 static void min_max(__m256i& a, __m256i& b) {
+    const __m256i low = _mm256_min_epu32(a, b);
+    b = _mm256_max_epu32(a, b);
+    a = low;
   }
-  if constexpr (R == 1) {
-    bitonic_clean_pair<false, true>(x[0], d[0]);
-  } else {
-    for (int k = 0; k < R; k += 2) {
-      bitonic_clean_pair<false, false>(x[k], x[k + 1]);
-      bitonic_clean_pair<true, true>(d[k], d[k + 1]);
-    }
+  template <bool DescendingA, bool DescendingB>
+  HPCDB_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
+    bitonic::clean_halves_and_quarters<U32x8, DescendingA, DescendingB>(a, b);
+    // Distance 32 bits, per 128-bit half: e = a0 a2 b0 b2, o = a1 a3 b1 b3.
+    const __m256 af = _mm256_castsi256_ps(a), bf = _mm256_castsi256_ps(b);
+    __m256i e = _mm256_castps_si256(_mm256_shuffle_ps(af, bf, _MM_SHUFFLE(2, 0, 2, 0)));
+    __m256i o = _mm256_castps_si256(_mm256_shuffle_ps(af, bf, _MM_SHUFFLE(3, 1, 3, 1)));
+    min_max(e, o);
+    a = DescendingA ? _mm256_unpacklo_epi32(o, e) : _mm256_unpacklo_epi32(e, o);
+    b = DescendingB ? _mm256_unpackhi_epi32(o, e) : _mm256_unpackhi_epi32(e, o);
   }
-}
+};
 
 template <int R>
 HPCDB_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
@@ -93,7 +54,7 @@ template <int R>
 HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
   __m256i d[R];
   reverse_values<R>(y, d);
-  bitonic_merge<R>(x, d);
+  bitonic::merge<U32x8, R>(x, d);
   reverse_values<R>(d, y);
 }
 
@@ -103,7 +64,7 @@ HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
 HPCDB_AVX2 inline void sort_64(__m256i v[8]) {
   static constexpr int kNetwork[19][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {1, 2}, {5, 6},
                                           {0, 4}, {3, 7}, {1, 5}, {2, 6}, {1, 4}, {3, 6}, {2, 4}, {3, 5}, {3, 4}};
-  for (const auto& pair : kNetwork) min_max(v[pair[0]], v[pair[1]]);
+  for (const auto& pair : kNetwork) U32x8::min_max(v[pair[0]], v[pair[1]]);
   // Transpose: row j of the result is column j, now sorted.
   __m256i t[8], u[8];
   for (int k = 0; k < 8; k += 2) {
@@ -136,36 +97,34 @@ HPCDB_AVX2 void sort_blocks_of_64(std::uint32_t* data, std::size_t blocks) {
   }
 }
 
-// The state of a two-way merge that its steps update. Kept apart from the
-// merge's tail buffers so that a loop can hold it in registers: vector
-// stores may alias any memory, so state reachable through a pointer would be
-// reloaded after every step.
 // The merge loop works on 128-bit registers (four values each): on Zen,
 // whose SIMD units are 128 bits wide, every 256-bit shuffle costs two
 // operations on the two shuffle pipes, and a bitonic step on 256-bit
 // registers needs a lane-crossing stage that 128-bit ones do without.
-HPCDB_AVX2 inline void min_max(__m128i& a, __m128i& b) {
-  const __m128i low = _mm_min_epu32(a, b);
-  b = _mm_max_epu32(a, b);
-  a = low;
-}
-
-// Sorts the bitonic 4-vectors a and b, each ascending or descending:
-// compare-exchanges at distance 2, then 1, regrouped across the two.
-template <bool DescendingA, bool DescendingB>
-HPCDB_AVX2 inline void bitonic_clean_pair(__m128i& a, __m128i& b) {
-  __m128i even = _mm_unpacklo_epi64(a, b);  // a0 a1 b0 b1
-  __m128i odd = _mm_unpackhi_epi64(a, b);   // a2 a3 b2 b3
-  min_max(even, odd);
-  a = DescendingA ? _mm_unpacklo_epi64(odd, even) : _mm_unpacklo_epi64(even, odd);
-  b = DescendingB ? _mm_unpackhi_epi64(odd, even) : _mm_unpackhi_epi64(even, odd);
-  const __m128 af = _mm_castsi128_ps(a), bf = _mm_castsi128_ps(b);
-  __m128i e = _mm_castps_si128(_mm_shuffle_ps(af, bf, _MM_SHUFFLE(2, 0, 2, 0)));  // a0 a2 b0 b2
-  __m128i o = _mm_castps_si128(_mm_shuffle_ps(af, bf, _MM_SHUFFLE(3, 1, 3, 1)));  // a1 a3 b1 b3
-  min_max(e, o);
-  a = DescendingA ? _mm_unpacklo_epi32(o, e) : _mm_unpacklo_epi32(e, o);
-  b = DescendingB ? _mm_unpackhi_epi32(o, e) : _mm_unpackhi_epi32(e, o);
-}
+struct U32x4 {
+  using Reg = __m128i;
+  HPCDB_AVX2 static void min_max(__m128i& a, __m128i& b) {
+    const __m128i low = _mm_min_epu32(a, b);
+    b = _mm_max_epu32(a, b);
+    a = low;
+  }
+  // Sorts the bitonic 4-vectors a and b, each ascending or descending:
+  // distance 2, then 1, regrouped across the two registers.
+  template <bool DescendingA, bool DescendingB>
+  HPCDB_AVX2 static void clean_pair(__m128i& a, __m128i& b) {
+    __m128i even = _mm_unpacklo_epi64(a, b);  // a0 a1 b0 b1
+    __m128i odd = _mm_unpackhi_epi64(a, b);   // a2 a3 b2 b3
+    min_max(even, odd);
+    a = DescendingA ? _mm_unpacklo_epi64(odd, even) : _mm_unpacklo_epi64(even, odd);
+    b = DescendingB ? _mm_unpackhi_epi64(odd, even) : _mm_unpackhi_epi64(even, odd);
+    const __m128 af = _mm_castsi128_ps(a), bf = _mm_castsi128_ps(b);
+    __m128i e = _mm_castps_si128(_mm_shuffle_ps(af, bf, _MM_SHUFFLE(2, 0, 2, 0)));  // a0 a2 b0 b2
+    __m128i o = _mm_castps_si128(_mm_shuffle_ps(af, bf, _MM_SHUFFLE(3, 1, 3, 1)));  // a1 a3 b1 b3
+    min_max(e, o);
+    a = DescendingA ? _mm_unpacklo_epi32(o, e) : _mm_unpacklo_epi32(e, o);
+    b = DescendingB ? _mm_unpackhi_epi32(o, e) : _mm_unpackhi_epi32(e, o);
+  }
+};
 
 // Values per merge step, in registers of four: 16 (4 registers) sorted
 // 16384-value runs about 10% faster than 8 or the 256-bit network (Zen),
@@ -194,25 +153,7 @@ HPCDB_AVX2 inline Block reversed(const Block& b) {
 
 // x ascending, d descending -> x the smallest kStep values ascending, d the
 // largest descending (carried into the next step without reversing).
-HPCDB_AVX2 inline void merge_step(Block& x, Block& d) {
-  constexpr int R = kMergeRegisters;
-  for (int k = 0; k < R; ++k) min_max(x.v[k], d.v[k]);
-  for (int distance = R / 2; distance > 0; distance /= 2) {
-    for (int k = 0; k < R; ++k) {
-      if (k & distance) continue;
-      min_max(x.v[k], x.v[k + distance]);
-      min_max(d.v[k + distance], d.v[k]);
-    }
-  }
-  if constexpr (R == 1) {
-    bitonic_clean_pair<false, true>(x.v[0], d.v[0]);
-  } else {
-    for (int k = 0; k < R; k += 2) {
-      bitonic_clean_pair<false, false>(x.v[k], x.v[k + 1]);
-      bitonic_clean_pair<true, true>(d.v[k], d.v[k + 1]);
-    }
-  }
-}
+HPCDB_AVX2 inline void merge_step(Block& x, Block& d) { bitonic::merge<U32x4, kMergeRegisters>(x.v, d.v); }
 
 // The state of a two-way merge that its steps update. Kept apart from the
 // merge's tail buffers so that a loop can hold it in registers: vector

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <utility>
 
+#include "hpcdb/kernels/bitonic_network.hpp"
+
 namespace hpcdb {
 namespace {
 
@@ -35,8 +37,6 @@ void sort_scalar(std::uint64_t* in, std::size_t n, std::uint64_t* out) {
 //    double min/max instructions: fewer and cheaper instructions (about 17%
 //    faster sorting on Zen). Needs denormals not to be read as zero.
 
-#define HPCDB_AVX2 __attribute__((target("avx2")))
-
 // Registers per input block in the merge loop: 2 (8 values per step) beat 4
 // (about 6% on in-cache run sorting, Zen) and 1 (whose step is bound by its
 // dependency chain).
@@ -48,6 +48,7 @@ HPCDB_AVX2 inline void store(std::uint64_t* p, __m256i v) { _mm256_storeu_si256(
 inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 
 struct SignedLanes {
+  using Reg = __m256i;
   static constexpr std::uint64_t bias = kBias;
   static constexpr std::uint64_t top = 0x7FFFFFFFFFFFFFFFULL;  // the largest (biased) value
 
@@ -67,17 +68,15 @@ struct SignedLanes {
     b = _mm256_xor_si256(both, low);
     a = low;
   }
-  // Compare-exchange of v with `partner` (a permutation of v): the lanes in
-  // LargerLanes (bit k for lane k) keep the larger of their pair.
-  template <int LargerLanes>
-  HPCDB_AVX2 static __m256i keep_min_or_max(__m256i v, __m256i partner) {
-    const __m256i larger = _mm256_set_epi64x(LargerLanes & 8 ? -1 : 0, LargerLanes & 4 ? -1 : 0,
-                                             LargerLanes & 2 ? -1 : 0, LargerLanes & 1 ? -1 : 0);
-    return select(v, partner, _mm256_xor_si256(_mm256_cmpgt_epi64(v, partner), larger));
+  // Four values per register: two stages sort a bitonic register.
+  template <bool DescendingA, bool DescendingB>
+  HPCDB_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
+    bitonic::clean_halves_and_quarters<SignedLanes, DescendingA, DescendingB>(a, b);
   }
 };
 
 struct DoubleLanes {
+  using Reg = __m256i;
   static constexpr std::uint64_t bias = 0;
   static constexpr std::uint64_t top = 0x7FF0000000000000ULL;  // +infinity, above every value
 
@@ -92,60 +91,11 @@ struct DoubleLanes {
     a = _mm256_castpd_si256(_mm256_min_pd(x, y));
     b = _mm256_castpd_si256(_mm256_max_pd(x, y));
   }
-  template <int LargerLanes>
-  HPCDB_AVX2 static __m256i keep_min_or_max(__m256i v, __m256i partner) {
-    const __m256d x = _mm256_castsi256_pd(v), y = _mm256_castsi256_pd(partner);
-    return _mm256_castpd_si256(_mm256_blend_pd(_mm256_min_pd(x, y), _mm256_max_pd(x, y), LargerLanes));
+  template <bool DescendingA, bool DescendingB>
+  HPCDB_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
+    bitonic::clean_halves_and_quarters<DoubleLanes, DescendingA, DescendingB>(a, b);
   }
 };
-
-// Sorts each half of two bitonic 4-vectors at once, a ascending (or
-// descending) and b ascending (or descending): compare at distance 2, then 1.
-// Lanes are regrouped so that every compare-exchange pairs two registers
-// and yields four useful minima and maxima, instead of comparing a register
-// with a shuffled copy of itself (half of whose results are thrown away);
-// the regrouping stays within 128-bit lanes or moves whole halves, both cheap.
-template <class Domain, bool DescendingA, bool DescendingB>
-HPCDB_AVX2 inline void bitonic_clean_pair(__m256i& a, __m256i& b) {
-  // Distance 2: low = a0 a1 | b0 b1, high = a2 a3 | b2 b3.
-  __m256i low = _mm256_inserti128_si256(a, _mm256_castsi256_si128(b), 1);
-  __m256i high = _mm256_inserti128_si256(b, _mm256_extracti128_si256(a, 1), 0);
-  Domain::min_max(low, high);
-  a = DescendingA ? _mm256_inserti128_si256(high, _mm256_castsi256_si128(low), 1)
-                  : _mm256_inserti128_si256(low, _mm256_castsi256_si128(high), 1);
-  b = DescendingB ? _mm256_inserti128_si256(low, _mm256_extracti128_si256(high, 1), 0)
-                  : _mm256_inserti128_si256(high, _mm256_extracti128_si256(low, 1), 0);
-  // Distance 1: even = a0 b0 | a2 b2, odd = a1 b1 | a3 b3.
-  __m256i even = _mm256_unpacklo_epi64(a, b);
-  __m256i odd = _mm256_unpackhi_epi64(a, b);
-  Domain::min_max(even, odd);
-  a = DescendingA ? _mm256_unpacklo_epi64(odd, even) : _mm256_unpacklo_epi64(even, odd);
-  b = DescendingB ? _mm256_unpackhi_epi64(odd, even) : _mm256_unpackhi_epi64(even, odd);
-}
-
-// x ascending, d descending (4R values each; d[0] holds the largest) ->
-// x the 4R smallest ascending, d the 4R largest descending. Keeping the
-// larger half descending lets a merge loop carry it into the next step
-// without reversing it.
-template <class Domain, int R>
-HPCDB_AVX2 inline void bitonic_merge(__m256i x[R], __m256i d[R]) {
-  for (int k = 0; k < R; ++k) Domain::min_max(x[k], d[k]);
-  for (int distance = R / 2; distance > 0; distance /= 2) {
-    for (int k = 0; k < R; ++k) {
-      if (k & distance) continue;
-      Domain::min_max(x[k], x[k + distance]);
-      Domain::min_max(d[k + distance], d[k]);
-    }
-  }
-  if constexpr (R == 1) {
-    bitonic_clean_pair<Domain, false, true>(x[0], d[0]);
-  } else {
-    for (int k = 0; k < R; k += 2) {
-      bitonic_clean_pair<Domain, false, false>(x[k], x[k + 1]);
-      bitonic_clean_pair<Domain, true, true>(d[k], d[k + 1]);
-    }
-  }
-}
 
 // The 4R values of v in reverse order.
 template <int R>
@@ -158,7 +108,7 @@ template <class Domain, int R>
 HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
   __m256i d[R];
   reverse_values<R>(y, d);
-  bitonic_merge<Domain, R>(x, d);
+  bitonic::merge<Domain, R>(x, d);
   reverse_values<R>(d, y);
 }
 
@@ -251,7 +201,7 @@ HPCDB_AVX2 void merge_runs(const std::uint64_t* a, std::size_t na, const std::ui
   // chosen without a branch: which head is smaller is a coin toss on
   // random data. (Signed compares order both domains' representations.)
   while (i < full_a && j < full_b) {
-    bitonic_merge<Domain, R>(x, larger);
+    bitonic::merge<Domain, R>(x, larger);
     for (int k = 0; k < R; ++k) store(out + emitted + 4 * k, _mm256_xor_si256(x[k], bias));
     emitted += W;
     const std::uintptr_t take_a = 0 - static_cast<std::uintptr_t>(as_signed(a[i]) <= as_signed(b[j]));
@@ -262,7 +212,7 @@ HPCDB_AVX2 void merge_runs(const std::uint64_t* a, std::size_t na, const std::ui
     for (int k = 0; k < R; ++k) x[k] = load(next + 4 * k);
   }
   for (;;) {
-    bitonic_merge<Domain, R>(x, larger);
+    bitonic::merge<Domain, R>(x, larger);
     std::uint64_t* to = emitted + W <= total ? out + emitted : last;
     for (int k = 0; k < R; ++k) store(to + 4 * k, _mm256_xor_si256(x[k], bias));
     if (emitted + W >= total) {
