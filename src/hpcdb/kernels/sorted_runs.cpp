@@ -158,81 +158,43 @@ HPCDB_AVX2 void sort_blocks_of_32(const std::uint64_t* in, std::uint64_t* out, s
   }
 }
 
-// Merges runs (in the domain's representation), 4R values per step, to the
-// end: each input is read as if padded with copies of the domain's largest
-// value, so the last partial block of each goes through the same network
-// and no scalar tail is needed; only the first na + nb outputs are written.
-// (A padding value that ties with a real one has the same bits, so which of
-// them is written does not matter.) Unbias: write plain values.
+// The merge loop's set (bitonic::merge_sorted) for runs in the domain's
+// representation, 4R values per step; Unbias: write plain values. Signed
+// compares order both domains' representations.
 template <class Domain, bool Unbias, int R = kMergeRegisters>
+struct DomainMerge {
+  using Value = std::uint64_t;
+  static constexpr std::size_t kStep = 4 * R;
+  static constexpr Value top = Domain::top;
+  static constexpr Value flip = Unbias ? Domain::bias : 0;
+  struct Block {
+    __m256i v[R];
+  };
+  HPCDB_AVX2 static Block load(const Value* p) {
+    Block block;
+    for (int k = 0; k < R; ++k) block.v[k] = hpcdb::load(p + 4 * k);
+    return block;
+  }
+  HPCDB_AVX2 static void store(Value* p, const Block& block) {
+    const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
+    for (int k = 0; k < R; ++k) hpcdb::store(p + 4 * k, _mm256_xor_si256(block.v[k], bias));
+  }
+  HPCDB_AVX2 static Block reversed(const Block& block) {
+    Block r;
+    reverse_values<R>(block.v, r.v);
+    return r;
+  }
+  HPCDB_AVX2 static void merge(Block& x, Block& d) { bitonic::merge<Domain, R>(x.v, d.v); }
+  static bool head_le(Value a, Value b) { return as_signed(a) <= as_signed(b); }
+  static void copy(Value* out, const Value* in, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = in[i] ^ flip;
+  }
+};
+
+template <class Domain, bool Unbias>
 HPCDB_AVX2 void merge_runs(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                            std::uint64_t* out) {
-  constexpr std::size_t W = 4 * R;
-  constexpr std::uint64_t kTop = Domain::top;
-  const std::uint64_t flip = Unbias ? Domain::bias : 0;
-  if (na == 0 || nb == 0) {
-    for (std::size_t i = 0; i < na; ++i) out[i] = a[i] ^ flip;
-    for (std::size_t j = 0; j < nb; ++j) out[j] = b[j] ^ flip;
-    return;
-  }
-  // The partial last block of each input, padded; past the end, all padding.
-  alignas(32) std::uint64_t tail_a[W], tail_b[W], padding[W], last[W];
-  const std::size_t full_a = na - na % W, full_b = nb - nb % W;
-  for (std::size_t k = 0; k < W; ++k) {
-    tail_a[k] = full_a + k < na ? a[full_a + k] : kTop;
-    tail_b[k] = full_b + k < nb ? b[full_b + k] : kTop;
-    padding[k] = kTop;
-  }
-  auto block_a = [&](std::size_t i) { return i < full_a ? a + i : i < na ? tail_a : padding; };
-  auto block_b = [&](std::size_t j) { return j < full_b ? b + j : j < nb ? tail_b : padding; };
-  __m256i x[R], y[R], larger[R];
-  const std::uint64_t* first_a = block_a(0);
-  const std::uint64_t* first_b = block_b(0);
-  for (int k = 0; k < R; ++k) {
-    x[k] = load(first_a + 4 * k);
-    y[k] = load(first_b + 4 * k);
-  }
-  reverse_values<R>(y, larger);
-  const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
-  std::size_t i = W, j = W;
-  const std::size_t total = na + nb;
-  std::size_t emitted = 0;
-  // While both inputs still have a full block to load, the next block is
-  // chosen without a branch: which head is smaller is a coin toss on
-  // random data. (Signed compares order both domains' representations.)
-  while (i < full_a && j < full_b) {
-    bitonic::merge<Domain, R>(x, larger);
-    for (int k = 0; k < R; ++k) store(out + emitted + 4 * k, _mm256_xor_si256(x[k], bias));
-    emitted += W;
-    const std::uintptr_t take_a = 0 - static_cast<std::uintptr_t>(as_signed(a[i]) <= as_signed(b[j]));
-    const std::uint64_t* next = reinterpret_cast<const std::uint64_t*>(
-        (reinterpret_cast<std::uintptr_t>(a + i) & take_a) | (reinterpret_cast<std::uintptr_t>(b + j) & ~take_a));
-    i += W & take_a;
-    j += W & ~take_a;
-    for (int k = 0; k < R; ++k) x[k] = load(next + 4 * k);
-  }
-  for (;;) {
-    bitonic::merge<Domain, R>(x, larger);
-    std::uint64_t* to = emitted + W <= total ? out + emitted : last;
-    for (int k = 0; k < R; ++k) store(to + 4 * k, _mm256_xor_si256(x[k], bias));
-    if (emitted + W >= total) {
-      if (to == last) std::memcpy(out + emitted, last, (total - emitted) * sizeof(std::uint64_t));
-      return;
-    }
-    emitted += W;
-    // Next comes the block of the input with the smaller head.
-    const std::int64_t head_a = as_signed(i < na ? a[i] : kTop);
-    const std::int64_t head_b = as_signed(j < nb ? b[j] : kTop);
-    const std::uint64_t* next;
-    if (head_a <= head_b) {
-      next = block_a(i);
-      i += W;
-    } else {
-      next = block_b(j);
-      j += W;
-    }
-    for (int k = 0; k < R; ++k) x[k] = load(next + 4 * k);
-  }
+  bitonic::merge_sorted<DomainMerge<Domain, Unbias>>(a, na, b, nb, out);
 }
 
 template <class Domain>
