@@ -115,14 +115,12 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
   // one run per sender, here two senders. So runs take the sorting kernel
   // the join's take (through 32-bit sort keys when they fit).
   const std::uint64_t span = 2 * static_cast<std::uint64_t>(run);
-  std::vector<std::uint64_t> values(n), sorted(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    values[i] = sort_format.encode({i / run * span + tuples[i].key % span, tuples[i].rid});
-  }
+  std::vector<std::uint64_t> runs(n), sorted(n);
+  for (std::size_t i = 0; i < n; ++i) runs[i] = sort_format.encode({i / run * span + tuples[i].key % span, tuples[i].rid});
   RunSortSpace<std::uint64_t> space(run);
   double sort_seconds = 1e300;
   for (unsigned k = 0; k < o.repeat; ++k) {
-    std::vector<std::uint64_t> work = values;  // sorting overwrites its input
+    std::vector<std::uint64_t> work = runs;  // sorting overwrites its input
     sort_seconds = std::min(sort_seconds, best_seconds(1, [&] {
       for (std::size_t i = 0; i < n; i += run) {
         sort_format.sort(work.data() + i, std::min(run, n - i), sorted.data() + i, space,
@@ -131,6 +129,7 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
     }));
   }
   c.sort_run = n / sort_seconds;
+  std::vector<std::uint64_t> values(n);
   for (std::size_t i = 0; i < n; ++i) values[i] = sort_format.encode(tuples[i]);
   std::vector<std::uint64_t> a(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(n / 2));
   std::vector<std::uint64_t> b(values.begin() + static_cast<std::ptrdiff_t>(n / 2), values.end());

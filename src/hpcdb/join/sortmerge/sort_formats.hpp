@@ -52,12 +52,11 @@ struct OffsetCompressedFormat {
   // belong to the key. Returns whether the run went through 32-bit keys.
   bool sort(Stored* in, std::size_t n, Stored* out, RunSortSpace<Stored>& space, KeyField keys) const {
     if (rid_bits <= 62 && keys.floor >= min_key && fits_key_field_sort(keys.bits, n)) {
-      const std::uint64_t floor = keys.floor - min_key;
-      if (out != in && sort_by_key_field(in, n, rid_bits, floor, keys.bits, out, space.keys.data())) return true;
-      if (out == in) {
-        std::memcpy(space.values.data(), in, n * sizeof(Stored));
-        if (sort_by_key_field(space.values.data(), n, rid_bits, floor, keys.bits, out, space.keys.data())) return true;
-      }
+      // The gather reads the tuples while it writes out: sorting in place
+      // reads a copy.
+      const Stored* source = in;
+      if (out == in) source = static_cast<Stored*>(std::memcpy(space.values.data(), in, n * sizeof(Stored)));
+      if (sort_by_key_field(source, n, rid_bits, keys.floor - min_key, keys.bits, out, space.keys.data())) return true;
     }
     sort_run(in, n, out, space.values.data());
     return false;

@@ -35,6 +35,22 @@ std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, unsigned subran
   return (local_tuples + 4ull * config.threads * ranges * staged_run_length(config.run_length)) * tuple_bytes;
 }
 
+// The keys each range can hold, within [min_key, max_key]: what its runs
+// need to be sorted through narrow keys.
+std::vector<KeyField> key_fields(const KeyRanges& ranges, std::uint64_t min_key, std::uint64_t max_key) {
+  const unsigned count = ranges.count();
+  std::vector<std::uint64_t> lowest(count);
+  for (unsigned c = 0; c < count; ++c) lowest[c] = std::max(ranges.lowest_key(c), min_key);
+  std::vector<KeyField> fields(count);
+  for (unsigned c = 0; c < count; ++c) {
+    // Range c ends just before the next range's lowest key, if it has one.
+    const bool next_starts = c + 1 < count && ranges.range_of(lowest[c + 1]) > c && lowest[c + 1] > lowest[c];
+    const std::uint64_t highest = next_starts ? std::min(lowest[c + 1] - 1, max_key) : max_key;
+    fields[c] = {lowest[c], highest >= lowest[c] ? bit_width_of(highest - lowest[c]) : 0};
+  }
+  return fields;
+}
+
 }  // namespace
 
 struct SortMergeJoin::KeyBounds {
@@ -393,14 +409,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
       }
     }
   }
-  // The keys each range can hold, for sorting its runs through narrow keys.
-  std::vector<KeyField> range_keys(combined);
-  for (std::size_t c = 0; c < combined; ++c) {
-    const std::uint64_t floor = std::max(ranges.lowest_key(static_cast<unsigned>(c)), bounds.min_key);
-    std::uint64_t ceiling = bounds.max_key;
-    if (c + 1 < combined) ceiling = std::min(ceiling, std::max<std::uint64_t>(ranges.lowest_key(static_cast<unsigned>(c + 1)), 1) - 1);
-    range_keys[c] = {floor, ceiling >= floor ? bit_width_of(ceiling - floor) : 0};
-  }
+  const std::vector<KeyField> range_keys = key_fields(ranges, bounds.min_key, bounds.max_key);
   TaskCounter task_counter(tasks.size());
   std::vector<std::vector<MPI_Request>> requests(threads);
   std::vector<std::uint64_t> narrow_key_runs(threads, 0);
