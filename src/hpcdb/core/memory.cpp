@@ -40,6 +40,12 @@ void prefault(void* data, std::size_t bytes) {
   if (bytes > 0) bytes_ptr[bytes - 1] = 0;
 }
 
+void touch_for_reading(const void* data, std::size_t bytes) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const auto* bytes_ptr = static_cast<const volatile char*>(data);
+  for (std::size_t i = 0; i < bytes; i += page) (void)bytes_ptr[i];
+}
+
 std::uint64_t available_memory_bytes() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;

@@ -72,6 +72,8 @@ void AlignedArray<T>::resize(std::size_t n) {
 
 // Writes one byte per page so that the kernel backs the range with memory now.
 void prefault(void* data, std::size_t bytes);
+// Maps the pages of memory another process allocated (reads one byte per page).
+void touch_for_reading(const void* data, std::size_t bytes);
 
 // Bytes of memory the kernel reports as available to new allocations.
 std::uint64_t available_memory_bytes();

@@ -45,9 +45,12 @@ NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes) {
   }
   // Huge pages where the system allows them for shared memory: a large
   // radix fan-out writes to as many pages at once as there are partitions.
-  madvise(segment(cluster.node_rank()), capacity(cluster.node_rank()) / kPage * kPage, MADV_HUGEPAGE);
+  for (int i = 0; i < members; ++i) madvise(segment(i), capacity(i) / kPage * kPage, MADV_HUGEPAGE);
   prefault(segment(cluster.node_rank()), capacity(cluster.node_rank()));
   MPI_Barrier(cluster.node());
+  for (int i = 0; i < members; ++i) {
+    if (i != cluster.node_rank()) touch_for_reading(segment(i), capacity(i));
+  }
 }
 
 NodeSharedArena::~NodeSharedArena() { release(); }
