@@ -128,7 +128,7 @@ void BM_KeyFieldSortRuns(benchmark::State& state) {
   const SortPath path = state.range(1) == 0 ? SortPath::scalar : SortPath::avx2;
   const std::size_t n = 4u << 20;
   std::vector<std::uint64_t> in(n), out(n);
-  std::vector<std::uint32_t> work(2 * run);
+  std::vector<std::uint32_t> work(key_field_sort_work_words(run));
   std::mt19937_64 rng(3);
   for (auto& v : in) v = ((rng() & 0x7FFF) << 25) | (rng() & 0x1FFFFFF);
   for (auto _ : state) {

@@ -90,11 +90,41 @@ TEST_P(KeyFieldSortTest, SortsByKeyAndKeepsInputOrderOfEqualKeys) {
       if (!fits_key_field_sort(key_bits, n)) continue;
       const std::vector<std::uint64_t> in = make_values(n, c.shift, c.base, c.span, n + c.shift);
       std::vector<std::uint64_t> out(n + 1, 7);
-      std::vector<std::uint32_t> work(2 * n);
+      std::vector<std::uint32_t> work(key_field_sort_work_words(n));
       ASSERT_TRUE(sort_by_key_field(in.data(), n, c.shift, c.base, key_bits, out.data(), work.data(), path));
       ASSERT_EQ(out.back(), 7u) << "wrote past the end";
       out.pop_back();
       ASSERT_EQ(out, stable_by_key(in, c.shift)) << "shift " << c.shift << ", n = " << n;
+    }
+  }
+}
+
+TEST_P(KeyFieldSortTest, SortsSkewedAndClusteredKeys) {
+  // The AVX2 path splits a run into buckets by the top key bits and sorts
+  // groups of buckets: here buckets are empty, hold one value, or hold most
+  // of the run (more than one 64-value block), side by side.
+  const SortPath path = GetParam();
+  if (path == SortPath::avx2 && !has_avx2()) GTEST_SKIP() << "no AVX2 on this CPU";
+  const unsigned shift = 20, key_bits = 15;
+  const std::uint64_t floor = 123456;
+  for (std::size_t n : {65u, 200u, 1000u, 4097u, 16384u}) {
+    for (int shape = 0; shape < 4; ++shape) {
+      std::mt19937_64 rng(n * 4 + static_cast<std::size_t>(shape));
+      std::vector<std::uint64_t> in(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t offset = 0;
+        switch (shape) {
+          case 0: offset = rng() % 2 == 0 ? 777 : rng() % (1u << key_bits); break;    // half on one key
+          case 1: offset = (rng() % 4) * 8191 + rng() % 3; break;                       // four tight clusters
+          case 2: offset = i % 97 == 0 ? (1u << key_bits) - 1 : rng() % 40; break;     // one bucket, plus the top key
+          default: offset = (rng() % 2) * ((1u << key_bits) - 1); break;               // only the lowest and highest key
+        }
+        in[i] = ((floor + offset) << shift) | (rng() & low_mask(shift));
+      }
+      std::vector<std::uint64_t> out(n);
+      std::vector<std::uint32_t> work(key_field_sort_work_words(n));
+      ASSERT_TRUE(sort_by_key_field(in.data(), n, shift, floor, key_bits, out.data(), work.data(), path));
+      ASSERT_EQ(out, stable_by_key(in, shift)) << "shape " << shape << ", n = " << n;
     }
   }
 }
@@ -109,7 +139,7 @@ TEST_P(KeyFieldSortTest, RefusesKeysThatDoNotFit) {
   in[16] = floor << 8;
   in[17] = (floor + (1ULL << 20) - 1) << 8;  // the highest key that fits
   std::vector<std::uint64_t> out(n, 7);
-  std::vector<std::uint32_t> work(2 * n);
+  std::vector<std::uint32_t> work(key_field_sort_work_words(n));
   EXPECT_TRUE(fits_key_field_sort(20, n));
   EXPECT_FALSE(fits_key_field_sort(21, n));
   EXPECT_FALSE(sort_by_key_field(in.data(), n, 8, floor, 21, out.data(), work.data(), path));

@@ -3,6 +3,7 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <utility>
 
@@ -155,14 +156,10 @@ struct U32Merge {
   static void copy(Value* out, const Value* in, std::size_t n) { std::memcpy(out, in, n * sizeof(Value)); }
 };
 
-HPCDB_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
-  if (n < 128) {
-    std::sort(a, a + n);
-    return a;
-  }
-  const std::size_t blocks = n / 64;
-  sort_blocks_of_64(a, blocks);
-  std::sort(a + 64 * blocks, a + n);  // the tail: one run of fewer than 64
+// Sorts a[0, n), n a positive multiple of 64, with b[0, n) as work space;
+// returns whichever holds the result.
+HPCDB_AVX2 std::uint32_t* sort_blocks_and_merge(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
+  sort_blocks_of_64(a, n / 64);
   std::uint32_t* src = a;
   std::uint32_t* dst = b;
   for (std::size_t width = 64; width < n; width *= 2) {
@@ -174,6 +171,119 @@ HPCDB_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std:
     std::swap(src, dst);
   }
   return src;
+}
+
+HPCDB_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
+  if (n < 128) {
+    std::sort(a, a + n);
+    return a;
+  }
+  const std::size_t body = n / 64 * 64;
+  std::sort(a + body, a + n);  // the tail: one run of fewer than 64
+  std::uint32_t* src = sort_blocks_and_merge(a, b, body);
+  if (body == n) return src;
+  std::uint32_t* dst = src == a ? b : a;
+  bitonic::merge_sorted<U32Merge>(src, body, a + body, n - body, dst);
+  return dst;
+}
+
+// The AVX2 key-field sort. The run is first split into up to 2^kSplitBits
+// buckets by the top bits of the key field (a counting pass, then the sort
+// keys are scattered to their buckets), so that the merge network sorts
+// groups of about 64 values instead of the whole run: a 16384-value run
+// needs no merge pass instead of eight. Consecutive buckets are grouped
+// while they fit one 64-value block together (a larger bucket is a group
+// of its own), and each group is padded to a multiple of 64 with the
+// largest value, which sorts to its end.
+constexpr unsigned kSplitBits = 10;
+constexpr std::size_t kMinBucket = 16;  // fewer buckets for shorter runs
+constexpr std::size_t kBuckets = std::size_t{1} << kSplitBits;
+constexpr std::uint32_t kBlock = 64;
+// The counting and scattering loops keep kLanes independent sets of
+// counters, each for its own quarter of the run, stepped together: with one
+// set, each iteration's counter load may depend on the previous store to
+// the same small table, and the loops ran at a third of the rate (Zen).
+constexpr std::size_t kLanes = 4;
+
+HPCDB_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t key_floor,
+                                       unsigned key_bits, std::uint64_t* out, std::uint32_t* work) {
+  const unsigned index_bits = bit_width_of(n - 1);
+  unsigned split = std::min(kSplitBits, key_bits);
+  while (split > 0 && (n >> split) < kMinBucket) --split;
+  const unsigned bucket_shift = key_bits - split;  // offset >> bucket_shift: the bucket
+  const std::size_t buckets = std::size_t{1} << split;
+  const std::uint64_t bucket_mask = buckets - 1;
+  // Lane l covers [lane_begin[l], lane_begin[l + 1]) of the run.
+  std::array<std::size_t, kLanes + 1> lane_begin{};
+  for (std::size_t l = 0; l <= kLanes; ++l) lane_begin[l] = n * l / kLanes;
+  const std::size_t steps = lane_begin[1];  // the shortest lane's length (lanes differ by at most one)
+  // count[l][b]: values of lane l in bucket b.
+  std::array<std::array<std::uint32_t, kBuckets>, kLanes> count{};
+  std::uint64_t offsets = 0;  // all offsets or-ed: a key below the floor wraps to a huge offset
+  auto offset_of = [&](std::size_t i) { return (in[i] >> shift) - key_floor; };
+  for (std::size_t k = 0; k < steps; ++k) {
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      const std::uint64_t offset = offset_of(lane_begin[l] + k);
+      offsets |= offset;
+      ++count[l][(offset >> bucket_shift) & bucket_mask];
+    }
+  }
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    for (std::size_t i = lane_begin[l] + steps; i < lane_begin[l + 1]; ++i) {
+      const std::uint64_t offset = offset_of(i);
+      offsets |= offset;
+      ++count[l][(offset >> bucket_shift) & bucket_mask];
+    }
+  }
+  if (bit_width_of(offsets) > key_bits) return false;
+  // Lay out the groups: group g holds values [group_begin[g], group_begin[g]
+  // + group_size[g]) and is padded up to group_begin[g + 1]. Within it,
+  // lane l's values of bucket b start at next[l][b].
+  std::array<std::array<std::uint32_t, kBuckets>, kLanes> next{};
+  std::array<std::uint32_t, kBuckets + 1> group_begin{};
+  std::array<std::uint32_t, kBuckets> group_size{};
+  std::size_t groups = 0;
+  std::uint32_t at = 0;  // the next free slot
+  for (std::size_t b = 0; b < buckets; ++b) {
+    std::uint32_t size = 0;
+    for (std::size_t l = 0; l < kLanes; ++l) size += count[l][b];
+    if (size == 0) continue;
+    const bool joins = groups > 0 && group_size[groups - 1] + size <= kBlock;
+    if (!joins) {
+      if (groups > 0) at = group_begin[groups - 1] + (group_size[groups - 1] + kBlock - 1) / kBlock * kBlock;
+      group_begin[groups] = at;
+      group_size[groups] = 0;
+      ++groups;
+    }
+    for (std::size_t l = 0; l < kLanes; ++l) {
+      next[l][b] = at;
+      at += count[l][b];
+    }
+    group_size[groups - 1] += size;
+  }
+  if (groups > 0) group_begin[groups] = group_begin[groups - 1] + (group_size[groups - 1] + kBlock - 1) / kBlock * kBlock;
+  std::uint32_t* keys = work;
+  std::uint32_t* spare = work + key_field_sort_work_words(n) / 2;
+  auto scatter = [&](std::size_t l, std::size_t i) {
+    const std::uint64_t offset = offset_of(i);
+    keys[next[l][offset >> bucket_shift]++] = static_cast<std::uint32_t>((offset << index_bits) | i);
+  };
+  for (std::size_t k = 0; k < steps; ++k) {
+    for (std::size_t l = 0; l < kLanes; ++l) scatter(l, lane_begin[l] + k);
+  }
+  for (std::size_t l = 0; l < kLanes; ++l) {
+    for (std::size_t i = lane_begin[l] + steps; i < lane_begin[l + 1]; ++i) scatter(l, i);
+  }
+  const auto index_mask = static_cast<std::uint32_t>(low_mask(index_bits));
+  std::uint64_t* written = out;
+  for (std::size_t g = 0; g < groups; ++g) {
+    const std::uint32_t first = group_begin[g], size = group_size[g], padded = group_begin[g + 1] - first;
+    std::fill(keys + first + size, keys + first + padded, kTop);
+    const std::uint32_t* sorted = sort_blocks_and_merge(keys + first, spare + first, padded);
+    for (std::uint32_t j = 0; j < size; ++j) written[j] = in[sorted[j] & index_mask];
+    written += size;
+  }
+  return true;
 }
 
 }  // namespace
@@ -188,10 +298,18 @@ std::uint32_t* sort_u32(std::uint32_t* a, std::uint32_t* b, std::size_t n, SortP
   return a;
 }
 
+std::size_t key_field_sort_work_words(std::size_t n) {
+  // Two buffers, each with room for the groups' padding: two consecutive
+  // groups hold more than one block together, so the padding is at most
+  // the run's length plus a block.
+  return 2 * (2 * n + kBlock);
+}
+
 bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t key_floor,
                        unsigned key_bits, std::uint64_t* out, std::uint32_t* work, SortPath path) {
   if (n == 0) return true;
   if (!fits_key_field_sort(key_bits, n)) return false;
+  if (path == SortPath::avx2) return sort_by_key_field_avx2(in, n, shift, key_floor, key_bits, out, work);
   const unsigned index_bits = bit_width_of(n - 1);
   std::uint32_t* keys = work;
   std::uint64_t offsets = 0;  // all offsets or-ed: a key below the floor wraps to a huge offset
@@ -201,9 +319,9 @@ bool sort_by_key_field(const std::uint64_t* in, std::size_t n, unsigned shift, s
     keys[i] = static_cast<std::uint32_t>((offset << index_bits) | i);
   }
   if (bit_width_of(offsets) > key_bits) return false;
-  const std::uint32_t* sorted = sort_u32(keys, work + n, n, path);
+  std::sort(keys, keys + n);
   const auto index_mask = static_cast<std::uint32_t>(low_mask(index_bits));
-  for (std::size_t j = 0; j < n; ++j) out[j] = in[sorted[j] & index_mask];
+  for (std::size_t j = 0; j < n; ++j) out[j] = in[keys[j] & index_mask];
   return true;
 }
 

@@ -28,7 +28,7 @@ struct KeyField {
 // One worker's work space for sorting runs of up to `run_length` tuples.
 template <class Stored>
 struct RunSortSpace {
-  explicit RunSortSpace(std::size_t run_length) : values(run_length), keys(2 * run_length) {}
+  explicit RunSortSpace(std::size_t run_length) : values(run_length), keys(key_field_sort_work_words(run_length)) {}
   std::vector<Stored> values;
   std::vector<std::uint32_t> keys;
 };
