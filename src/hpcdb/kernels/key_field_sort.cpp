@@ -280,9 +280,12 @@ HPCDB_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, u
     const std::uint32_t first = group_begin[g], size = group_size[g], padded = group_begin[g + 1] - first;
     std::fill(keys + first + size, keys + first + padded, kTop);
     const std::uint32_t* sorted = sort_blocks_and_merge(keys + first, spare + first, padded);
-    for (std::uint32_t j = 0; j < size; ++j) written[j] = in[sorted[j] & index_mask];
+    for (std::uint32_t j = 0; j < size; ++j) {
+      _mm_stream_si64(reinterpret_cast<long long*>(written + j), static_cast<long long>(in[sorted[j] & index_mask]));
+    }
     written += size;
   }
+  _mm_sfence();
   return true;
 }
 
