@@ -191,7 +191,8 @@ HPCDB_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std:
 // buckets by the top bits of the key field (a counting pass, then the sort
 // keys are scattered to their buckets), so that the merge network sorts
 // groups of about 64 values instead of the whole run: a 16384-value run
-// needs no merge pass instead of eight. Consecutive buckets are grouped
+// with keys spread over its field needs merges only within the few groups
+// larger than a block, instead of eight merge passes over the whole run. Consecutive buckets are grouped
 // while they fit one 64-value block together (a larger bucket is a group
 // of its own), and each group is padded to a multiple of 64 with the
 // largest value, which sorts to its end.
@@ -221,20 +222,20 @@ HPCDB_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, u
   std::array<std::array<std::uint32_t, kBuckets>, kLanes> count{};
   std::uint64_t offsets = 0;  // all offsets or-ed: a key below the floor wraps to a huge offset
   auto offset_of = [&](std::size_t i) { return (in[i] >> shift) - key_floor; };
-  for (std::size_t k = 0; k < steps; ++k) {
+  // Calls visit(lane, index) for every value, the lanes stepped together.
+  auto for_each_in_lanes = [&](auto&& visit) {
+    for (std::size_t k = 0; k < steps; ++k) {
+      for (std::size_t l = 0; l < kLanes; ++l) visit(l, lane_begin[l] + k);
+    }
     for (std::size_t l = 0; l < kLanes; ++l) {
-      const std::uint64_t offset = offset_of(lane_begin[l] + k);
-      offsets |= offset;
-      ++count[l][(offset >> bucket_shift) & bucket_mask];
+      for (std::size_t i = lane_begin[l] + steps; i < lane_begin[l + 1]; ++i) visit(l, i);
     }
-  }
-  for (std::size_t l = 0; l < kLanes; ++l) {
-    for (std::size_t i = lane_begin[l] + steps; i < lane_begin[l + 1]; ++i) {
-      const std::uint64_t offset = offset_of(i);
-      offsets |= offset;
-      ++count[l][(offset >> bucket_shift) & bucket_mask];
-    }
-  }
+  };
+  for_each_in_lanes([&](std::size_t l, std::size_t i) {
+    const std::uint64_t offset = offset_of(i);
+    offsets |= offset;
+    ++count[l][(offset >> bucket_shift) & bucket_mask];
+  });
   if (bit_width_of(offsets) > key_bits) return false;
   // Lay out the groups: group g holds values [group_begin[g], group_begin[g]
   // + group_size[g]) and is padded up to group_begin[g + 1]. Within it,
@@ -264,16 +265,10 @@ HPCDB_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, u
   if (groups > 0) group_begin[groups] = group_begin[groups - 1] + (group_size[groups - 1] + kBlock - 1) / kBlock * kBlock;
   std::uint32_t* keys = work;
   std::uint32_t* spare = work + key_field_sort_work_words(n) / 2;
-  auto scatter = [&](std::size_t l, std::size_t i) {
+  for_each_in_lanes([&](std::size_t l, std::size_t i) {
     const std::uint64_t offset = offset_of(i);
     keys[next[l][offset >> bucket_shift]++] = static_cast<std::uint32_t>((offset << index_bits) | i);
-  };
-  for (std::size_t k = 0; k < steps; ++k) {
-    for (std::size_t l = 0; l < kLanes; ++l) scatter(l, lane_begin[l] + k);
-  }
-  for (std::size_t l = 0; l < kLanes; ++l) {
-    for (std::size_t i = lane_begin[l] + steps; i < lane_begin[l + 1]; ++i) scatter(l, i);
-  }
+  });
   const auto index_mask = static_cast<std::uint32_t>(low_mask(index_bits));
   std::uint64_t* written = out;
   for (std::size_t g = 0; g < groups; ++g) {
