@@ -45,6 +45,10 @@ NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes) {
   }
   // Huge pages where the system allows them for shared memory: a large
   // radix fan-out writes to as many pages at once as there are partitions.
+  // The advice belongs to each process's own mapping, so every rank gives it
+  // for every segment, and maps its peers' pages before the join, after
+  // their owners have allocated them (otherwise a third of a peer's segment
+  // stayed on 4 KiB mappings here; the join measured no faster either way).
   for (int i = 0; i < members; ++i) madvise(segment(i), capacity(i) / kPage * kPage, MADV_HUGEPAGE);
   prefault(segment(cluster.node_rank()), capacity(cluster.node_rank()));
   MPI_Barrier(cluster.node());
