@@ -1,10 +1,11 @@
-// Planning steps of the radix join that need no MPI: assignment, window
-// layout, radix bit choice.
+// Planning steps of the joins that need no MPI: assignment, window layout,
+// radix bit choice, sort-merge run staging.
 #include <gtest/gtest.h>
 
 #include "hpcdb/join/radix/partition_assignment.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/join/radix/window_layout.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 
 namespace hpcdb {
 namespace {
@@ -47,6 +48,28 @@ TEST(RadixPlan, EnoughPartitionsForEveryWorkerAndCacheSizedPartitions) {
   const RadixBits requested = choose_radix_bits(1ULL << 30, 2, 1, 8, cpu, 9, 5);
   EXPECT_EQ(requested.network, 9u);
   EXPECT_EQ(requested.local, 5u);
+}
+
+TEST(SortMergeStaging, FullRunsForLargeInputsShorterBlocksForSmallOnes) {
+  SortMergeJoinConfig config;  // runs of 16384, sub-ranges chosen automatically
+  const std::uint64_t big = 32'000'000;
+  EXPECT_EQ(sort_merge_staging_block(big, big, 2, config), 16384u);
+  config.run_length = 1000;  // rounded up to whole cache lines
+  EXPECT_EQ(sort_merge_staging_block(big, big, 2, config), 1000u);
+
+  // Many sub-ranges and threads over little data: every thread keeps a block
+  // open per sub-range and relation, so full-length blocks would need
+  // gigabytes.
+  config.run_length = 16384;
+  config.threads = 3;
+  config.subranges = 1024;
+  EXPECT_EQ(sort_merge_staging_block(123457, 1000, 3, config), 64u);
+  EXPECT_LT(sort_merge_join_memory_per_rank(123457, 1000, 3, config), 200ull << 20);
+  // A sender thread's share of a sub-range between 32 and 8192 tuples: twice
+  // that, in whole cache lines.
+  config.threads = 1;
+  config.subranges = 16;
+  EXPECT_EQ(sort_merge_staging_block(100'000, 50'000, 2, config), 3128u);  // 2 * 100000 / 2 / 32 = 3125 -> 3128
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ struct EffectiveSortMergeSettings {
   std::uint64_t narrow_key_runs = 0;  // of which sorted through 32-bit sort keys
   unsigned merge_levels = 0;  // deepest over ranks
   unsigned subranges = 1;     // key sub-ranges per rank
+  std::uint64_t run_length = 0;  // longest run: the configured length, or less for small inputs
   bool simd = false;          // AVX2 sorting and merging
 };
 

@@ -46,6 +46,7 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
             {"probe_splits", r.radix.probe_splits}};
   }
   return {{"run_length", options.sort_merge.run_length},
+          {"longest_run", r.sort_merge.run_length},
           {"merge_fan_in", options.sort_merge.merge_fan_in},
           {"subranges", r.sort_merge.subranges},
           {"send_order", options.send_order},
@@ -134,8 +135,8 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
                first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
   } else {
-    fmt::print(out, "  plan  : runs of {} tuples, {} key sub-ranges per rank, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
-               options.sort_merge.run_length, first.sort_merge.subranges, options.sort_merge.merge_fan_in, options.send_order, options.splitters,
+    fmt::print(out, "  plan  : runs of up to {} tuples, {} key sub-ranges per rank, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
+               first.sort_merge.run_length, first.sort_merge.subranges, options.sort_merge.merge_fan_in, options.send_order, options.splitters,
                first.sort_merge.tuple_bytes, first.sort_merge.compressed ? " (compressed)" : "",
                first.sort_merge.simd ? "AVX2" : "scalar", write_path(options, context));
   }

@@ -27,12 +27,12 @@ namespace {
 // software write-combining): the run length rounded up to 8 tuples.
 std::size_t staged_run_length(std::size_t run_length) { return (run_length + 7) / 8 * 8; }
 
-std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, unsigned subranges, const SortMergeJoinConfig& config,
+std::size_t staging_bytes(std::uint64_t local_tuples, int ranks, unsigned threads, unsigned subranges, std::size_t block,
                           unsigned tuple_bytes) {
-  // Every (thread, relation, sub-range) may leave one partly filled run and
-  // one unused block (installed when the previous one filled up).
+  // Every (thread, relation, sub-range) may leave one partly filled block
+  // and one unused block (installed when the previous one filled up).
   const std::uint64_t ranges = static_cast<std::uint64_t>(ranks) * subranges;
-  return (local_tuples + 4ull * config.threads * ranges * staged_run_length(config.run_length)) * tuple_bytes;
+  return (local_tuples + 4ull * threads * ranges * block) * tuple_bytes;
 }
 
 // The keys each range can hold, within [min_key, max_key]: what its runs
@@ -211,12 +211,23 @@ unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tu
   return subranges;
 }
 
+std::size_t sort_merge_staging_block(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                                     const SortMergeJoinConfig& config) {
+  const unsigned subranges = sort_merge_subranges(inner_tuples, outer_tuples, ranks, config);
+  const double ranges = static_cast<double>(ranks) * subranges;
+  const double share = static_cast<double>(std::max(inner_tuples, outer_tuples)) / ranks / config.threads / ranges;
+  const auto wanted = static_cast<std::size_t>(std::min(2 * share, 1e12));
+  constexpr std::size_t kSmallest = 64;  // 8 cache lines
+  return std::min(staged_run_length(config.run_length), std::max(kSmallest, staged_run_length(wanted)));
+}
+
 std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
                                               const SortMergeJoinConfig& config) {
   const std::uint64_t local = (inner_tuples + outer_tuples) / static_cast<std::uint64_t>(ranks);
   const unsigned subranges = sort_merge_subranges(inner_tuples, outer_tuples, ranks, config);
+  const std::size_t block = sort_merge_staging_block(inner_tuples, outer_tuples, ranks, config);
   return 2 * ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16) +
-         staging_bytes(local, ranks, subranges, config, 16);
+         staging_bytes(local, ranks, config.threads, subranges, block, 16);
 }
 
 SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& config, const Relation& inner,
@@ -229,13 +240,15 @@ SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& 
   if (config.merge_fan_in < 2 || config.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
   if (config.subranges > 4096) throw UsageError("--subranges must be at most 4096");
   subranges_ = sort_merge_subranges(inner.global_size, outer.global_size, cluster.size(), config);
+  block_ = sort_merge_staging_block(inner.global_size, outer.global_size, cluster.size(), config);
   const KeyBounds bounds = key_bounds<KeyBounds>(inner, outer, config.threads, cluster.world());
   const unsigned tuple_bytes = bounds.compressible(config.compression) ? 8 : 16;
   const std::size_t window = ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes);
   windows_ = std::make_unique<ReceiveWindows>(cluster, window, config.force_put || cluster.node_count() > 1);
   merge_buffer_ = MemoryRegion(window, Prefault::yes);
   staging_ = MemoryRegion(
-      staging_bytes(inner.tuples.size() + outer.tuples.size(), cluster.size(), subranges_, config, tuple_bytes),
+      staging_bytes(inner.tuples.size() + outer.tuples.size(), cluster.size(), config.threads, subranges_, block_,
+                    tuple_bytes),
       Prefault::yes);
 }
 
@@ -272,7 +285,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   const int me = cluster_.rank();
   const auto ranks = static_cast<std::size_t>(cluster_.size());
   const unsigned threads = config_.threads;
-  const std::size_t run_length = staged_run_length(config_.run_length);
+  const std::size_t run_length = block_;  // each staging block becomes one run
   result.sort_merge.compressed = sizeof(Stored) == 8;
   result.sort_merge.tuple_bytes = sizeof(Stored);
   result.sort_merge.simd = sizeof(Stored) == 8 && default_sort_path() == SortPath::avx2;
@@ -282,6 +295,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
   const std::size_t subranges = subranges_;
   const std::size_t combined = ranks * subranges;
   result.sort_merge.subranges = subranges_;
+  result.sort_merge.run_length = run_length;
   const KeyRanges ranges =
       config_.splitters == Splitters::sampled
           ? KeyRanges::between_splitters(sample_splitters(cluster_, inner, outer, static_cast<unsigned>(combined)))

@@ -40,6 +40,7 @@ class SortMergeJoin : public DistributedJoin {
   const Cluster& cluster_;
   SortMergeJoinConfig config_;
   unsigned subranges_ = 1;  // key sub-ranges per rank
+  std::size_t block_ = 0;   // tuples per staging block, the longest run
   std::unique_ptr<ReceiveWindows> windows_;
   MemoryRegion staging_;  // runs before they are sorted and sent
   MemoryRegion merge_buffer_;
@@ -50,6 +51,16 @@ class SortMergeJoin : public DistributedJoin {
 // sub-range has about one run per sender), a power of two between 1 and 1024.
 unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
                               const SortMergeJoinConfig& config);
+
+// Tuples per staging block, which is also the longest run: the run length
+// (rounded up to whole cache lines), or less when a sender thread's expected
+// share of a key range is under half a run. Every (thread, relation, range)
+// keeps a block open while partitioning, so with many ranges and little data,
+// blocks of the full run length would need far more staging memory than the
+// data itself (3 ranks x 3 threads x 1024 sub-ranges: 9 GiB per rank for
+// 123457 tuples).
+std::size_t sort_merge_staging_block(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                                     const SortMergeJoinConfig& config);
 
 std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
                                               const SortMergeJoinConfig& config);
