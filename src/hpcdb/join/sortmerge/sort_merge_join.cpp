@@ -15,6 +15,7 @@
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/write_combiner.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
+#include "hpcdb/join/sortmerge/run_merger.hpp"
 #include "hpcdb/join/sortmerge/sort_formats.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/net/one_sided_writer.hpp"
@@ -111,92 +112,6 @@ struct RunChains {
     return b.empty() ? 0 : (b.size() - 1) * run_length + fill[range];
   }
 };
-
-// How many of the first d outputs of merging a and b come from a (the
-// merge path: a wins ties).
-template <class Format, class Stored>
-std::size_t co_rank(const SortedRun<Stored>& a, const SortedRun<Stored>& b, std::size_t d) {
-  std::size_t lo = d > b.size ? d - b.size : 0;
-  std::size_t hi = std::min(d, a.size);
-  while (lo < hi) {
-    const std::size_t i = lo + (hi - lo) / 2;
-    const std::size_t j = d - i;
-    if (j > 0 && i < a.size && !Format::less(b.data[j - 1], a.data[i])) lo = i + 1;
-    else hi = i;
-  }
-  return lo;
-}
-
-// One level of the multi-way merge: in every segment (a key sub-range),
-// every group of `fan_in` adjacent runs becomes one run, as a tree of two-way
-// SIMD merges evaluated one tree level per round. Every round moves all data
-// from one buffer to the other (a run takes the same slots in both), so
-// `from` ends up holding the result.
-template <class Format, class Stored>
-std::vector<std::vector<SortedRun<Stored>>> merge_level(const std::vector<std::vector<SortedRun<Stored>>>& segments,
-                                                        std::size_t fan_in, Stored*& from, Stored*& to,
-                                                        unsigned threads) {
-  // group_runs[g]: the current runs of group g; groups never span segments.
-  std::vector<std::vector<SortedRun<Stored>>> group_runs;
-  std::vector<std::size_t> segment_of_group;
-  for (std::size_t seg = 0; seg < segments.size(); ++seg) {
-    for (std::size_t i = 0; i < segments[seg].size(); ++i) {
-      if (i % fan_in == 0) {
-        group_runs.emplace_back();
-        segment_of_group.push_back(seg);
-      }
-      group_runs.back().push_back(segments[seg][i]);
-    }
-  }
-  const std::size_t groups = group_runs.size();
-  std::size_t widest = 0;
-  for (const auto& g : group_runs) widest = std::max(widest, g.size());
-  for (std::size_t width = 1; width < widest; width *= 2) {
-    // A two-way merge (or a copy of a lone run) of this round, or a piece of
-    // one: when there are fewer merges than threads, each is cut into
-    // pieces of equal output at co-ranks, so that all threads work.
-    struct Piece {
-      std::size_t group, first, piece, pieces;
-    };
-    std::size_t merges = 0;
-    for (std::size_t g = 0; g < groups; ++g) merges += (group_runs[g].size() + 1) / 2;
-    const std::size_t pieces = merges < threads ? threads : 1;
-    std::vector<Piece> tasks_list;
-    std::vector<std::vector<SortedRun<Stored>>> next(groups);
-    for (std::size_t g = 0; g < groups; ++g) {
-      for (std::size_t i = 0; i < group_runs[g].size(); i += 2) {
-        const SortedRun<Stored>& a = group_runs[g][i];
-        const std::size_t size = a.size + (i + 1 < group_runs[g].size() ? group_runs[g][i + 1].size : 0);
-        next[g].push_back({to + (a.data - from), size});
-        for (std::size_t k = 0; k < pieces; ++k) tasks_list.push_back({g, i, k, pieces});
-      }
-    }
-    TaskCounter tasks(tasks_list.size());
-    run_on_threads(threads, [&](unsigned) {
-      std::size_t t = 0;
-      while (tasks.next(t)) {
-        const Piece& task = tasks_list[t];
-        const SortedRun<Stored>& a = group_runs[task.group][task.first];
-        const SortedRun<Stored> b = task.first + 1 < group_runs[task.group].size()
-                                        ? group_runs[task.group][task.first + 1]
-                                        : SortedRun<Stored>{a.data + a.size, 0};
-        const std::size_t total = a.size + b.size;
-        const std::size_t out_begin = total * task.piece / task.pieces;
-        const std::size_t out_end = total * (task.piece + 1) / task.pieces;
-        const std::size_t a_begin = co_rank<Format>(a, b, out_begin);
-        const std::size_t a_end = co_rank<Format>(a, b, out_end);
-        Stored* out = to + (a.data - from) + out_begin;
-        Format::merge(a.data + a_begin, a_end - a_begin, b.data + (out_begin - a_begin),
-                      (out_end - a_end) - (out_begin - a_begin), out);
-      }
-    });
-    group_runs = std::move(next);
-    std::swap(from, to);
-  }
-  std::vector<std::vector<SortedRun<Stored>>> merged(segments.size());
-  for (std::size_t g = 0; g < groups; ++g) merged[segment_of_group[g]].push_back(group_runs[g].front());
-  return merged;
-}
 
 }  // namespace
 
@@ -498,7 +413,8 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
     Stored* target = spare;
     while (unmerged()) {
       ++levels;
-      segments = merge_level<Format>(segments, config_.merge_fan_in, source, target, threads);
+      segments = merge_level(format, segments, config_.merge_fan_in, source, target, threads);
+      std::swap(source, target);
     }
     deepest = std::max(deepest, levels);
     merged[relation] = source;

@@ -14,7 +14,7 @@
 //                      rank i starts with the range of rank i+1 (shifted order)
 //   sort_wait          all puts complete, barrier
 //   merge              multi-way merge of the received runs (fan-in F), each
-//                      sub-range apart
+//                      sub-range apart, in cache-sized pieces (run_merger.hpp)
 //   match              one scan over both sorted relations
 #include <memory>
 
