@@ -85,7 +85,7 @@ void check_all_layouts(const Format& format) {
     check_merge(format, Layout{std::vector<std::size_t>(5, 20000)}, 1, 16, threads);
     // Fourteen runs (14 -> 7 -> 4 -> 2 parts per piece): the seventh part,
     // merged in the first inner level, is left over in the second and merged
-    // in the third into the buffer it lives in, unless it was copied.
+    // in the third.
     check_merge(format, Layout{std::vector<std::size_t>(14, 3000)}, 1u << 20, 16, threads);
     // Odd fan-in (a lone part copied in the inner level), uneven runs.
     check_merge(format, Layout{{40000, 3, 17000, 1, 25000, 9999, 64}}, 1u << 30, 3, threads);

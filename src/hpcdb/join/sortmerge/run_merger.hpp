@@ -103,8 +103,10 @@ void merge_piece(const std::vector<SortedRun<Stored>>& runs, const std::size_t* 
     std::memcpy(out, parts[0].data, total * sizeof(Stored));
     return;
   }
-  for (auto& spare : buffers.spare) {
-    if (spare.size() < total) spare.resize(total);
+  if (parts.size() > 2) {  // inner levels: only these use the buffers
+    for (auto& spare : buffers.spare) {
+      if (spare.size() < total) spare.resize(total);
+    }
   }
   // Inner levels: adjacent parts merged pairwise into the other buffer, at
   // the slots they take in the piece (a lone last part is copied, so that
