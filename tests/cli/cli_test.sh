@@ -65,6 +65,14 @@ head -c 100 /dev/zero > "$work/odd.bin"
 expect_failure binary_size "multiple of 16" join --input-r "$work/odd.bin" --input-s "$work/odd.bin"
 expect_failure too_large_for_memory "needs about .* but only .* is available" join --inner 400G --outer 400G
 expect_failure unwritable_output "cannot write" join --inner 1000 --outer 1000 --output /nonexistent/dir/out.bin
+# Output paths are checked before the run; a write that fails at the end
+# (/dev/full) still ends every rank, not only the one that writes.
+expect_failure json_missing_directory "cannot write JSON file .* directory '/nonexistent/dir' does not exist" join --inner 1000 --outer 1000 --json /nonexistent/dir/r.json
+expect_failure json_is_directory "cannot write JSON file .*: it is a directory" join --inner 1000 --outer 1000 --json "$work"
+expect_failure json_write_fails_late "cannot write JSON file '/dev/full'" join --inner 1000 --outer 1000 --json /dev/full
+expect_failure generate_output_directory "cannot write file .*: it is a directory" generate --inner 1000 --output-r "$work" --output-s "$work/s.bin"
+expect_failure calibrate_output_missing_directory "cannot write calibration file" calibrate --output /nonexistent/dir/cal.json
+expect_failure txn_json_missing_directory "cannot write JSON file" txn --transactions 10 --json /nonexistent/dir/t.json
 
 # --- correct runs, checked against the reference join
 expect_success help "Usage|USAGE|Options|OPTIONS" join --help

@@ -12,6 +12,7 @@
 #include "hpcdb/core/bits.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/join/radix/network_partitioner.hpp"
@@ -285,6 +286,7 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
     c.run_length = static_cast<double>(parse_count(o.run_length, "--run-length"));
     if (c.run_length < 16) throw UsageError("--run-length must be at least 16");
     if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
+    if (cluster.rank() == 0) check_output_path(o.output, "calibration file");
   });
   if (o.concurrent) {
     MPI_Barrier(cluster.world());

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/data/relation_source.hpp"
@@ -28,6 +29,10 @@ int run_generate_command(const Cluster& cluster, const GenerateOptions& o) {
     spec = {parse_count(o.inner, "--inner"), parse_count(o.outer, "--outer"), o.zipf, o.selectivity, o.seed};
     validate(spec);
     if (o.threads < 1) throw UsageError("--threads must be at least 1");
+    if (cluster.rank() == 0) {
+      check_output_path(o.output_r, "file");
+      check_output_path(o.output_s, "file");
+    }
   });
   Stopwatch watch;
   const InputRelations inputs = generate_relations(cluster, spec, o.threads);

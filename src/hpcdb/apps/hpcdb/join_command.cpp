@@ -13,6 +13,7 @@
 #include "hpcdb/apps/hpcdb/model_command.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/data/pair_file.hpp"
@@ -68,6 +69,10 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   run_collectively(world, [&] {
     resolve(options);
     check_memory(cluster, options);
+    if (leader) {
+      check_output_path(options.json, "JSON file");
+      check_output_path(options.output, "pair file");
+    }
   });
   // With JSON on standard output, the human summary goes to standard error.
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
@@ -112,20 +117,22 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   if (!options.output.empty()) write_pair_file(cluster, options.output, results.front().pairs);
 
   bool verified = true;
+  nlohmann::ordered_json document = nlohmann::ordered_json::array();
   if (leader) {
     print_summary(text, context, results);
     if (context.expected) {
       for (const JoinResult& r : results) verified = verified && matches_expected(context, r);
     }
-    if (!options.json.empty()) {
-      nlohmann::ordered_json document = nlohmann::ordered_json::array();
-      for (std::size_t i = 0; i < results.size(); ++i) {
-        document.push_back(run_to_json(options, context, results[i], static_cast<unsigned>(i + 1)));
-      }
-      run_collectively(MPI_COMM_SELF, [&] { write_json(options.json, results.size() == 1 ? document[0] : document); });
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      document.push_back(run_to_json(options, context, results[i], static_cast<unsigned>(i + 1)));
     }
     text << std::flush;
   }
+  // Every rank waits for the leader's write: a failure there (a full disk)
+  // must end them all.
+  run_collectively(world, [&] {
+    if (leader && !options.json.empty()) write_json(options.json, results.size() == 1 ? document[0] : document);
+  });
   const int ok = allreduce(verified ? 1 : 0, MPI_MIN, world);
   if (!ok) {
     if (leader) std::cerr << "hpcdb: error: the join result differs from the reference join\n";

@@ -7,6 +7,7 @@
 #include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/apps/hpcdb/txn_report.hpp"
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/txn/txn_engine.hpp"
@@ -105,7 +106,10 @@ TxnEngineConfig resolve(const TxnOptions& o) {
 
 int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
   TxnEngineConfig config;
-  run_collectively(cluster.world(), [&] { config = resolve(options); });
+  run_collectively(cluster.world(), [&] {
+    config = resolve(options);
+    if (cluster.rank() == 0) check_output_path(options.json, "JSON file");
+  });
   const TxnRunResult result = run_txn_engine(cluster, config);
   if (cluster.rank() != 0) return 0;  // rank 0 reports, and fails the job on a bad history
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
