@@ -201,6 +201,8 @@ constexpr unsigned kSplitBits = 10;
 constexpr std::size_t kMinBucket = 16;  // fewer buckets for shorter runs
 constexpr std::size_t kBuckets = std::size_t{1} << kSplitBits;
 constexpr std::uint32_t kBlock = 64;
+// A group's slots: its size padded to whole blocks.
+constexpr std::uint32_t padded_size(std::uint32_t size) { return (size + kBlock - 1) / kBlock * kBlock; }
 // The counting and scattering loops keep kLanes independent sets of
 // counters, each for its own quarter of the run, stepped together: with one
 // set, each iteration's counter load may depend on the previous store to
@@ -253,7 +255,7 @@ HPCDB_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, u
     if (size == 0) continue;
     const bool joins = groups > 0 && group_size[groups - 1] + size <= kBlock;
     if (!joins) {
-      if (groups > 0) at = group_begin[groups - 1] + (group_size[groups - 1] + kBlock - 1) / kBlock * kBlock;
+      if (groups > 0) at = group_begin[groups - 1] + padded_size(group_size[groups - 1]);
       group_begin[groups] = at;
       group_size[groups] = 0;
       ++groups;
@@ -264,7 +266,7 @@ HPCDB_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, u
     }
     group_size[groups - 1] += size;
   }
-  if (groups > 0) group_begin[groups] = group_begin[groups - 1] + (group_size[groups - 1] + kBlock - 1) / kBlock * kBlock;
+  if (groups > 0) group_begin[groups] = group_begin[groups - 1] + padded_size(group_size[groups - 1]);
   std::uint32_t* keys = work;
   std::uint32_t* spare = work + key_field_sort_work_words(n) / 2;
   for_each_in_lanes([&](std::size_t l, std::size_t i) {

@@ -117,21 +117,22 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   if (!options.output.empty()) write_pair_file(cluster, options.output, results.front().pairs);
 
   bool verified = true;
-  nlohmann::ordered_json document = nlohmann::ordered_json::array();
   if (leader) {
     print_summary(text, context, results);
     if (context.expected) {
       for (const JoinResult& r : results) verified = verified && matches_expected(context, r);
-    }
-    for (std::size_t i = 0; i < results.size(); ++i) {
-      document.push_back(run_to_json(options, context, results[i], static_cast<unsigned>(i + 1)));
     }
     text << std::flush;
   }
   // Every rank waits for the leader's write: a failure there (a full disk)
   // must end them all.
   run_collectively(world, [&] {
-    if (leader && !options.json.empty()) write_json(options.json, results.size() == 1 ? document[0] : document);
+    if (!leader || options.json.empty()) return;
+    nlohmann::ordered_json document = nlohmann::ordered_json::array();
+    for (std::size_t i = 0; i < results.size(); ++i) {
+      document.push_back(run_to_json(options, context, results[i], static_cast<unsigned>(i + 1)));
+    }
+    write_json(options.json, results.size() == 1 ? document[0] : document);
   });
   const int ok = allreduce(verified ? 1 : 0, MPI_MIN, world);
   if (!ok) {
