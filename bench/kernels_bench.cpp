@@ -60,7 +60,7 @@ void BM_NetworkPartition(benchmark::State& state) {
   const CompressedFormat format{bits, 24};
   NetworkPartitioner<CompressedFormat> partitioner(partitions, 8192, 2, nullptr);
   NetworkPassStats stats;
-  for (auto _ : state) partitioner.run(in.data(), in.size(), format, targets, counts, nullptr, stats);
+  for (auto _ : state) partitioner.run(in.data(), in.size(), format, targets, counts.data(), nullptr, stats);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
 }
 BENCHMARK(BM_NetworkPartition)->Arg(6)->Arg(8)->Arg(9)->Arg(10)->Arg(11)->Arg(12)->Unit(benchmark::kMillisecond);
@@ -82,7 +82,7 @@ void BM_BuildProbe(benchmark::State& state) {
   const CompressedFormat format{bits, 24};
   NetworkPartitioner<CompressedFormat> partitioner(partitions, 8192, 2, nullptr);
   NetworkPassStats stats;
-  partitioner.run(in.data(), in.size(), format, targets, counts, nullptr, stats);
+  partitioner.run(in.data(), in.size(), format, targets, counts.data(), nullptr, stats);
   PartitionJoiner<CompressedFormat> joiner(format, local_bits, 16384);
   for (auto _ : state) {
     MatchCollector matches;

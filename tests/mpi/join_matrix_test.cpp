@@ -89,8 +89,9 @@ struct Variant {
 };
 
 RadixJoinConfig make_config(bool force_put, unsigned threads, Assignment assignment, std::size_t buffer_bytes,
-                            unsigned buffers, unsigned network_bits = 0, unsigned local_bits = 0) {
+                            unsigned buffers, unsigned network_bits = 0, unsigned local_bits = 0, unsigned input_chunks = 0) {
   RadixJoinConfig c;
+  c.input_chunks = input_chunks;
   c.force_put = force_put;
   c.threads = threads;
   c.assignment = assignment;
@@ -127,15 +128,15 @@ Variant uncompressed_put() {
 
 const Variant kVariants[] = {
     {"shared_memory", make_config(false, 1, Assignment::round_robin, 64 * 1024, 2), make_sort_merge(false, 1, 16384, 16)},
-    {"put_small_buffers", make_config(true, 1, Assignment::round_robin, 128, 2),
+    {"put_small_buffers", make_config(true, 1, Assignment::round_robin, 128, 2, 0, 0, 3),
      make_sort_merge(true, 1, 64, 4, SendOrder::shifted, Splitters::equal, 4)},
     {"put_one_buffer", make_config(true, 1, Assignment::skew_aware, 256, 1),
      make_sort_merge(true, 1, 32, 2, SendOrder::natural, Splitters::sampled)},
-    {"two_threads_shared", make_config(false, 2, Assignment::skew_aware, 64 * 1024, 2),
+    {"two_threads_shared", make_config(false, 2, Assignment::skew_aware, 64 * 1024, 2, 0, 0, 5),
      make_sort_merge(false, 2, 128, 3, SendOrder::shifted, Splitters::equal, 1)},
     {"two_threads_put", make_config(true, 3, Assignment::round_robin, 192, 3),
      make_sort_merge(true, 3, 100, 16, SendOrder::shifted, Splitters::equal, 3)},
-    {"local_pass", make_config(false, 2, Assignment::round_robin, 4096, 2, 3, 4),
+    {"local_pass", make_config(false, 2, Assignment::round_robin, 4096, 2, 3, 4, 7),
      make_sort_merge(false, 2, 4096, 8, SendOrder::shifted, Splitters::sampled, 5)},
     uncompressed_put(),
 };

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/data/node_shared_relation.hpp"
 #include "hpcdb/data/relation.hpp"
 #include "hpcdb/kernels/tuple.hpp"
 #include "mpi/test_cluster.hpp"
@@ -21,7 +22,8 @@ struct GlobalInput {
   std::vector<Tuple> outer;
 };
 
-inline Relation slice_for_this_rank(const std::vector<Tuple>& global) {
+// This rank's slice in its own private memory.
+inline Relation private_slice_for_this_rank(const std::vector<Tuple>& global) {
   const Cluster& c = cluster();
   const auto ranks = static_cast<std::size_t>(c.size());
   const auto rank = static_cast<std::size_t>(c.rank());
@@ -32,6 +34,12 @@ inline Relation slice_for_this_rank(const std::vector<Tuple>& global) {
   std::copy(global.begin() + static_cast<std::ptrdiff_t>(first), global.begin() + static_cast<std::ptrdiff_t>(last), r.tuples.data());
   r.global_size = global.size();
   return r;
+}
+
+// Collective. This rank's slice in node-shared memory, as the engine's data
+// sources place it (co-located ranks may share the work on it).
+inline Relation slice_for_this_rank(const std::vector<Tuple>& global) {
+  return share_on_node(cluster(), private_slice_for_this_rank(global));
 }
 
 struct Expected {

@@ -30,7 +30,7 @@ MemoryRegion::MemoryRegion(std::size_t bytes, Prefault prefault_mode) : bytes_(b
 }
 
 MemoryRegion::~MemoryRegion() {
-  if (data_ != nullptr) munmap(data_, mapped_);
+  if (data_ != nullptr && mapped_ > 0) munmap(data_, mapped_);
 }
 
 void prefault(void* data, std::size_t bytes) {

@@ -4,6 +4,7 @@
 // first write in a timed phase does not pay for page faults and TLB misses.
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
 
 namespace hpcdb {
@@ -15,6 +16,10 @@ class MemoryRegion {
  public:
   MemoryRegion() = default;
   MemoryRegion(std::size_t bytes, Prefault prefault);
+  // Memory that `keeper` owns (for example a node-shared segment); the region
+  // keeps the keeper alive and never unmaps the memory itself.
+  MemoryRegion(void* data, std::size_t bytes, std::shared_ptr<const void> keeper)
+      : data_(data), bytes_(bytes), keeper_(std::move(keeper)) {}
   ~MemoryRegion();
   MemoryRegion(MemoryRegion&& other) noexcept { swap(other); }
   MemoryRegion& operator=(MemoryRegion&& other) noexcept {
@@ -33,10 +38,12 @@ class MemoryRegion {
     std::swap(data_, other.data_);
     std::swap(bytes_, other.bytes_);
     std::swap(mapped_, other.mapped_);
+    std::swap(keeper_, other.keeper_);
   }
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
-  std::size_t mapped_ = 0;
+  std::size_t mapped_ = 0;  // 0: not mapped by this region
+  std::shared_ptr<const void> keeper_;
 };
 
 // A fixed-capacity array of trivially copyable T on its own pages.
@@ -46,6 +53,9 @@ class AlignedArray {
   AlignedArray() = default;
   explicit AlignedArray(std::size_t capacity, Prefault prefault = Prefault::yes)
       : region_(capacity * sizeof(T), prefault), size_(capacity) {}
+  // n items at `data`, memory that `keeper` owns.
+  AlignedArray(T* data, std::size_t n, std::shared_ptr<const void> keeper)
+      : region_(data, n * sizeof(T), std::move(keeper)), size_(n) {}
 
   T* data() const { return static_cast<T*>(region_.data()); }
   std::size_t size() const { return size_; }

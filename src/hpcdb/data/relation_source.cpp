@@ -1,6 +1,7 @@
 #include "hpcdb/data/relation_source.hpp"
 
 #include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/data/node_shared_relation.hpp"
 #include "hpcdb/data/relation_file.hpp"
 #include "hpcdb/data/shared_file_writer.hpp"
 #include "hpcdb/net/agreement.hpp"
@@ -15,14 +16,13 @@ Relation generate_part(const Cluster& cluster, std::uint64_t global_size, unsign
   const auto rank = static_cast<std::size_t>(cluster.rank());
   const std::uint64_t first = split_point(global_size, ranks, rank);
   const std::uint64_t count = split_point(global_size, ranks, rank + 1) - first;
-  Relation relation;
-  relation.tuples = AlignedArray<Tuple>(count, Prefault::no);
-  relation.global_size = global_size;
+  Relation relation = node_shared_relation(cluster, count, global_size);
   run_on_threads(threads, [&](unsigned t) {
     const std::uint64_t begin = split_point(count, threads, t);
     const std::uint64_t end = split_point(count, threads, t + 1);
     generate(first + begin, end - begin, relation.tuples.data() + begin);
   });
+  MPI_Barrier(cluster.node());  // co-located ranks may read the fragment from now on
   return relation;
 }
 
@@ -50,6 +50,8 @@ InputRelations read_relations(const Cluster& cluster, const std::string& inner_p
   });
   inputs.inner.global_size = allreduce<std::uint64_t>(inputs.inner.tuples.size(), MPI_SUM, cluster.world());
   inputs.outer.global_size = allreduce<std::uint64_t>(inputs.outer.tuples.size(), MPI_SUM, cluster.world());
+  inputs.inner = share_on_node(cluster, inputs.inner);
+  inputs.outer = share_on_node(cluster, inputs.outer);
   return inputs;
 }
 

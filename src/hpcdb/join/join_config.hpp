@@ -19,6 +19,8 @@ struct RadixJoinConfig {
   Compression compression = Compression::automatic;
   unsigned threads = 1;       // worker threads per rank
   bool force_put = false;     // MPI_Put even towards co-located ranks
+  bool share_node_work = true;  // co-located ranks share input chunks and partitions
+  unsigned input_chunks = 0;    // chunks per rank fragment and relation; 0 = chosen from the sizes
   bool keep_pairs = false;    // materialize <rid_r, rid_s> pairs
 };
 

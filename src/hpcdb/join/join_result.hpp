@@ -26,6 +26,10 @@ struct EffectiveRadixSettings {
   unsigned rid_bits = 0;      // bits the rids use
   std::uint64_t build_splits = 0;     // oversized build partitions split
   std::uint64_t probe_splits = 0;     // oversized probe partitions shared by threads
+  unsigned input_chunks = 0;          // chunks per rank fragment and relation
+  bool node_wide_chunks = false;      // chunks handed out over the node (fragments node-shared)
+  std::uint64_t peer_chunks = 0;      // chunks of co-located ranks' fragments, taken by others
+  std::uint64_t peer_partitions = 0;  // partitions of co-located ranks, joined by others
 };
 
 struct EffectiveSortMergeSettings {

@@ -28,7 +28,7 @@ NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes) {
   const int rc = MPI_Win_allocate_shared(static_cast<MPI_Aint>(rounded + kPage), 1, info, cluster.node(), &base, &win_);
   MPI_Info_free(&info);
   if (rc != MPI_SUCCESS) {
-    throw Error("cannot allocate " + format_bytes(static_cast<double>(rounded)) + " of node-shared memory for receive windows");
+    throw Error("cannot allocate " + format_bytes(static_cast<double>(rounded)) + " of node-shared memory");
   }
   const int members = cluster.node_size();
   segments_.resize(static_cast<std::size_t>(members));

@@ -81,7 +81,7 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
   NetworkPartitioner<CompressedFormat> partitioner(partitions, 8192, 2, nullptr);
   NetworkPassStats stats;
   c.partition_bits = bits;
-  c.partition = n / best_seconds(o.repeat, [&] { partitioner.run(tuples, n, format, targets, counts, nullptr, stats); });
+  c.partition = n / best_seconds(o.repeat, [&] { partitioner.run(tuples, n, format, targets, counts.data(), nullptr, stats); });
 
   // Build and probe over the cache-sized partitions just made (every probe finds its own tuple).
   BucketChainTable<CompressedFormat> table(format, 0);

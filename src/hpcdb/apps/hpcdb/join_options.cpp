@@ -44,6 +44,16 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_flag("--force-put", o.force_put,
                 "Send every remote partition with MPI one-sided puts, also to ranks on the same node "
                 "(default: write co-located ranks' windows directly through shared memory)");
+  join.add_option("--node-sharing", o.node_sharing,
+                  "radix: let the ranks of a node count and partition each other's input chunks and join each "
+                  "other's partitions, handed out by a node-wide counter, so that a slower core does not hold up "
+                  "its node ('off': each rank works on its own fragment and partitions)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  join.add_option("--input-chunks", o.input_chunks,
+                  "radix: chunks per rank fragment and relation, the unit of work of the histogram and network "
+                  "passes (0 = about 2^20 tuples each, at most 64, at least one per thread)")
+      ->capture_default_str();
   join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
       ->capture_default_str();
   join.add_option("--run-length", o.run_length,
@@ -99,6 +109,9 @@ void resolve(JoinOptions& o) {
   c.compression = o.compression == "off" ? Compression::off : Compression::automatic;
   c.threads = o.threads;
   c.force_put = o.force_put;
+  c.share_node_work = o.node_sharing == "on";
+  if (o.input_chunks > 4096) throw UsageError("--input-chunks must be at most 4096");
+  c.input_chunks = o.input_chunks;
   c.keep_pairs = !o.output.empty();
 
   SortMergeJoinConfig& m = o.sort_merge;

@@ -28,6 +28,8 @@ struct JoinOptions {
   std::string compression = "auto";
   unsigned threads = 1;
   bool force_put = false;
+  std::string node_sharing = "on";
+  unsigned input_chunks = 0;
   unsigned repeat = 1;
   std::string json;
   bool verify = false;

@@ -42,8 +42,13 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
             {"buffers_per_partition", options.radix.buffers_per_partition},
             {"assignment", options.assignment},
             {"write_path", write_path(options, context)},
+            {"node_sharing", options.node_sharing},
             {"build_splits", r.radix.build_splits},
-            {"probe_splits", r.radix.probe_splits}};
+            {"probe_splits", r.radix.probe_splits},
+            {"input_chunks", r.radix.input_chunks},
+            {"node_wide_chunks", r.radix.node_wide_chunks},
+            {"peer_chunks", r.radix.peer_chunks},
+            {"peer_partitions", r.radix.peer_partitions}};
   }
   return {{"run_length", options.sort_merge.run_length},
           {"longest_run", r.sort_merge.run_length},
@@ -131,9 +136,10 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                options.workload.selectivity, options.workload.seed);
   }
   if (options.is_radix()) {
-    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment\n",
+    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment, {} input chunks per rank and relation, node sharing {}\n",
                first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
-               first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
+               first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment,
+               first.radix.input_chunks, !options.radix.share_node_work ? "off" : first.radix.node_wide_chunks ? "on" : "on (partitions only: fragments are private)");
   } else {
     fmt::print(out, "  plan  : runs of up to {} tuples, {} key sub-ranges per rank, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
                first.sort_merge.run_length, first.sort_merge.subranges, options.sort_merge.merge_fan_in, options.send_order, options.splitters,
@@ -161,6 +167,10 @@ void print_run(std::ostream& out, const RunContext& context, const JoinResult& r
   fmt::print(out, "  {:<18} {:>9.4f}\n", "imbalance", r.imbalance);
   fmt::print(out, "  sent to other ranks: {} ({} through {} puts)\n", format_bytes(static_cast<double>(r.bytes_sent)),
              format_bytes(static_cast<double>(r.bytes_put)), r.puts);
+  if (r.radix.input_chunks > 0 && context.ranks > 1) {
+    fmt::print(out, "  shared on the node: {} chunks and {} partitions done by a rank other than their owner\n",
+               grouped(r.radix.peer_chunks), grouped(r.radix.peer_partitions));
+  }
 }
 
 void print_summary(std::ostream& out, const RunContext& context, const std::vector<JoinResult>& results) {

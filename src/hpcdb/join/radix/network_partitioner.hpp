@@ -50,7 +50,7 @@ class NetworkPartitioner {
   // Partitions in[0, n) by key & (partitions - 1). counts[p] must be the exact
   // number of tuples of partition p in the input.
   void run(const Tuple* in, std::size_t n, Format format, const std::vector<PartitionTarget<Stored>>& targets,
-           const std::vector<std::uint64_t>& counts, OneSidedWriter* writer, NetworkPassStats& stats) {
+           const std::uint64_t* counts, OneSidedWriter* writer, NetworkPassStats& stats) {
     const std::size_t partitions = combiner_.partitions();
     const std::uint64_t mask = partitions - 1;
     for (std::size_t p = 0; p < partitions; ++p) {

@@ -11,6 +11,7 @@
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
+#include "hpcdb/join/radix/chunk_tasks.hpp"
 #include "hpcdb/join/radix/network_partitioner.hpp"
 #include "hpcdb/join/radix/partition_assignment.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
@@ -52,9 +53,6 @@ std::size_t send_buffer_bytes(const RadixJoinConfig& config, unsigned network_bi
 
 struct RadixJoin::Histograms {
   std::size_t partitions = 0;
-  // per thread, per partition
-  std::vector<std::vector<std::uint64_t>> thread_inner;
-  std::vector<std::vector<std::uint64_t>> thread_outer;
   std::vector<std::uint64_t> rank_counts;    // inner then outer, this rank
   std::vector<std::uint64_t> global_counts;  // inner then outer, all ranks
   GlobalBits bits;
@@ -65,6 +63,11 @@ std::uint64_t radix_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64
   const CpuInfo cpu = detect_cpu();
   const RadixBits bits = choose_radix_bits(inner_tuples, ranks, config.threads, 16, cpu, config.network_bits, config.local_bits);
   std::uint64_t bytes = ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16);
+  const std::size_t partitions = std::size_t{1} << bits.network;
+  const unsigned chunks = config.input_chunks > 0
+                             ? config.input_chunks
+                             : InputChunks::chunks_for(std::max(inner_tuples, outer_tuples), ranks, config.threads, partitions);
+  bytes += InputChunks::bytes_for(chunks, partitions);
   if (config.force_put || node_count > 1) bytes += send_buffer_bytes(config, bits.network);
   return bytes;
 }
@@ -73,6 +76,7 @@ RadixJoin::RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, cons
     : cluster_(cluster), config_(config), cpu_(detect_cpu()) {
   if (config.threads == 0) throw UsageError("--threads must be at least 1");
   if (config.buffers_per_partition < 1) throw UsageError("--buffers-per-partition must be at least 1");
+  if (config.input_chunks > 4096) throw UsageError("--input-chunks must be at most 4096");
   if (config.buffer_bytes < kCacheLine || config.buffer_bytes % kCacheLine != 0) {
     throw UsageError("--buffer-size must be a positive multiple of 64 bytes");
   }
@@ -90,6 +94,12 @@ RadixJoin::RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, cons
   windows_ = std::make_unique<ReceiveWindows>(
       cluster, ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes), needs_puts);
   if (needs_puts) send_buffers_ = MemoryRegion(send_buffer_bytes(config, bits_.network), Prefault::yes);
+  if (config.share_node_work && cluster.node_size() > 1) node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
+  const std::size_t partitions = std::size_t{1} << bits_.network;
+  const unsigned chunks = config.input_chunks > 0 ? config.input_chunks
+                                                 : InputChunks::chunks_for(std::max(inner.global_size, outer.global_size),
+                                                                           cluster.size(), config.threads, partitions);
+  chunks_ = std::make_unique<InputChunks>(cluster, chunks, partitions);
 }
 
 JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
@@ -106,31 +116,35 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
   const double start = MPI_Wtime();
 
   clock.start("histogram");
+  ChunkTasks tasks(cluster_, node_tasks_.get(), chunks_->chunks(), inner, outer);
+  std::vector<KeyRidBits> thread_bits(threads);
+  const int own = cluster_.node_rank();
+  tasks.start();
+  run_on_threads(threads, [&](unsigned t) {
+    ChunkTask task;
+    while (tasks.next(task)) {
+      std::uint64_t* counts = chunks_->counts(task.node_rank, task.relation, task.chunk);
+      std::fill(counts, counts + partitions, 0);
+      const KeyRidBits bits = radix_histogram(task.tuples.data(), task.tuples.size(), mask, counts);
+      thread_bits[t].key_or |= bits.key_or;
+      thread_bits[t].rid_or |= bits.rid_or;
+    }
+  });
+  if (tasks.node_wide()) MPI_Barrier(cluster_.node());  // every chunk of the node is counted
   Histograms histograms;
   histograms.partitions = partitions;
-  histograms.thread_inner.assign(threads, std::vector<std::uint64_t>(partitions, 0));
-  histograms.thread_outer.assign(threads, std::vector<std::uint64_t>(partitions, 0));
-  std::vector<KeyRidBits> thread_bits(threads);
-  run_on_threads(threads, [&](unsigned t) {
-    const std::size_t nr = inner.tuples.size();
-    const std::size_t ns = outer.tuples.size();
-    const std::size_t r0 = split_point(nr, threads, t);
-    const std::size_t s0 = split_point(ns, threads, t);
-    const KeyRidBits a = radix_histogram(inner.tuples.data() + r0, split_point(nr, threads, t + 1) - r0, mask,
-                                         histograms.thread_inner[t].data());
-    const KeyRidBits b = radix_histogram(outer.tuples.data() + s0, split_point(ns, threads, t + 1) - s0, mask,
-                                         histograms.thread_outer[t].data());
-    thread_bits[t] = {a.key_or | b.key_or, a.rid_or | b.rid_or};
-  });
   histograms.rank_counts.assign(2 * partitions, 0);
-  std::uint64_t ors[2] = {0, 0};
-  for (unsigned t = 0; t < threads; ++t) {
-    for (std::size_t p = 0; p < partitions; ++p) {
-      histograms.rank_counts[p] += histograms.thread_inner[t][p];
-      histograms.rank_counts[partitions + p] += histograms.thread_outer[t][p];
+  for (int relation = 0; relation < 2; ++relation) {
+    std::uint64_t* total = histograms.rank_counts.data() + relation * partitions;
+    for (unsigned c = 0; c < chunks_->chunks(); ++c) {
+      const std::uint64_t* counts = chunks_->counts(own, relation, c);
+      for (std::size_t p = 0; p < partitions; ++p) total[p] += counts[p];
     }
-    ors[0] |= thread_bits[t].key_or;
-    ors[1] |= thread_bits[t].rid_or;
+  }
+  std::uint64_t ors[2] = {0, 0};
+  for (const KeyRidBits& b : thread_bits) {
+    ors[0] |= b.key_or;
+    ors[1] |= b.rid_or;
   }
   histograms.global_counts = histograms.rank_counts;
   allreduce_in_place(histograms.global_counts, MPI_SUM, world);
@@ -139,9 +153,9 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
 
   clock.start("window_allocation");
   if (use_compression(config_, histograms.bits, bits_.network)) {
-    partition_and_join(CompressedFormat{bits_.network, histograms.bits.rid_bits}, inner, outer, histograms, result, clock);
+    partition_and_join(CompressedFormat{bits_.network, histograms.bits.rid_bits}, tasks, histograms, result, clock);
   } else {
-    partition_and_join(WideFormat{bits_.network}, inner, outer, histograms, result, clock);
+    partition_and_join(WideFormat{bits_.network}, tasks, histograms, result, clock);
   }
   clock.stop();
   const double total = MPI_Wtime() - start;
@@ -149,6 +163,10 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
   summarize_over_ranks(cluster_, clock, total, result);
   result.radix.build_splits = allreduce(result.radix.build_splits, MPI_SUM, world);
   result.radix.probe_splits = allreduce(result.radix.probe_splits, MPI_SUM, world);
+  result.radix.peer_chunks = allreduce(result.radix.peer_chunks, MPI_SUM, world);
+  result.radix.peer_partitions = allreduce(result.radix.peer_partitions, MPI_SUM, world);
+  result.radix.input_chunks = chunks_->chunks();
+  result.radix.node_wide_chunks = tasks.node_wide();
   result.radix.network_bits = bits_.network;
   result.radix.local_bits = bits_.local;
   result.radix.key_bits = histograms.bits.key_bits;
@@ -157,8 +175,8 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
 }
 
 template <class Format>
-void RadixJoin::partition_and_join(Format format, const Relation& inner, const Relation& outer,
-                                   const Histograms& histograms, JoinResult& result, PhaseClock& clock) {
+void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histograms& histograms, JoinResult& result,
+                                   PhaseClock& clock) {
   using Stored = typename Format::Stored;
   const MPI_Comm world = cluster_.world();
   const int me = cluster_.rank();
@@ -176,6 +194,19 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
   const WindowLayout layout = plan_windows(global_inner, global_outer, owner, cluster_.size(), sizeof(Stored));
   const std::vector<std::uint64_t> rank_offsets = exclusive_scan_sum(histograms.rank_counts, world);
 
+  // Each of this rank's chunks starts where the rank's earlier chunks of the
+  // same partition end.
+  const int own = cluster_.node_rank();
+  for (int relation = 0; relation < 2; ++relation) {
+    for (std::size_t p = 0; p < partitions; ++p) {
+      std::uint64_t start = rank_offsets[static_cast<std::size_t>(relation) * partitions + p];
+      for (unsigned c = 0; c < chunks_->chunks(); ++c) {
+        chunks_->starts(own, relation, c)[p] = start;
+        start += chunks_->counts(own, relation, c)[p];
+      }
+    }
+  }
+
   const std::uint64_t my_window = layout.window_bytes[static_cast<std::size_t>(me)];
   windows_->open(my_window);
   OneSidedWriter* writer = windows_->writer();
@@ -184,19 +215,22 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
   clock.start("network_partition");
   const std::size_t buffer_items = config_.buffer_bytes / sizeof(Stored);
   std::vector<NetworkPassStats> pass_stats(threads);
+  std::vector<std::uint64_t> peer_chunks(threads, 0);
+  tasks.start();  // after every rank of the node has written its starts
   run_on_threads(threads, [&](unsigned t) {
     Stored* buffers = windows_->needs_puts() ? reinterpret_cast<Stored*>(static_cast<std::byte*>(send_buffers_.data()) +
                                                               t * send_buffer_bytes(config_, bits_.network) / threads)
                                   : nullptr;
     NetworkPartitioner<Format> partitioner(partitions, buffer_items, config_.buffers_per_partition, buffers);
     std::vector<PartitionTarget<Stored>> targets(partitions);
-    for (int relation = 0; relation < 2; ++relation) {
-      const bool is_inner = relation == 0;
-      const auto& thread_counts = is_inner ? histograms.thread_inner : histograms.thread_outer;
+    ChunkTask task;
+    while (tasks.next(task)) {
+      if (task.node_rank != own) ++peer_chunks[t];
+      const bool is_inner = task.relation == 0;
       const std::vector<std::uint64_t>& base = is_inner ? layout.inner_base : layout.outer_base;
+      const std::uint64_t* starts = chunks_->starts(task.node_rank, task.relation, task.chunk);
       for (std::size_t p = 0; p < partitions; ++p) {
-        std::uint64_t slot = base[p] + rank_offsets[(is_inner ? 0 : partitions) + p];
-        for (unsigned u = 0; u < t; ++u) slot += thread_counts[u][p];
+        const std::uint64_t slot = base[p] + starts[p];
         const int q = owner[p];
         const std::uint64_t region = is_inner ? 0 : layout.outer_region_offset[static_cast<std::size_t>(q)];
         const int node_rank = cluster_.node_rank_of(q);
@@ -208,13 +242,11 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
           targets[p].disp_bytes = region + slot * sizeof(Stored);
         }
       }
-      const Relation& rel = is_inner ? inner : outer;
-      const std::size_t n = rel.tuples.size();
-      const std::size_t first = split_point(n, threads, t);
-      partitioner.run(rel.tuples.data() + first, split_point(n, threads, t + 1) - first, format, targets,
-                      thread_counts[t], writer, pass_stats[t]);
+      partitioner.run(task.tuples.data(), task.tuples.size(), format, targets,
+                      chunks_->counts(task.node_rank, task.relation, task.chunk), writer, pass_stats[t]);
     }
   });
+  for (unsigned t = 0; t < threads; ++t) result.radix.peer_chunks += peer_chunks[t];
   for (const NetworkPassStats& s : pass_stats) {
     result.puts += s.puts;
     result.bytes_put += s.bytes_put;
@@ -228,28 +260,39 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
   clock.start("network_wait");
   windows_->close();
 
-  // --- local partitioning and build/probe over the partitions this rank owns
+  // --- local partitioning and build/probe. Every receive window lies in
+  // node-shared memory, so with node sharing any rank of the node may join
+  // any partition its node holds: the partitions form one node-wide list,
+  // largest first, handed out by a counter in node-shared memory.
   clock.add("local_partition", 0);
   clock.start("build_probe");
-  const std::byte* my_segment = windows_->own();
-  const auto* inner_window = reinterpret_cast<const Stored*>(my_segment);
-  const auto* outer_window = reinterpret_cast<const Stored*>(my_segment + layout.outer_region_offset[static_cast<std::size_t>(me)]);
-  std::vector<std::size_t> owned;
-  std::uint64_t owned_tuples = 0;
-  for (std::size_t p = 0; p < partitions; ++p) {
-    if (owner[p] != me) continue;
-    owned.push_back(p);
-    owned_tuples += global_inner[p] + global_outer[p];
-  }
   auto work_of = [&](std::size_t p) { return global_inner[p] + global_outer[p]; };
-  std::stable_sort(owned.begin(), owned.end(), [&](std::size_t a, std::size_t b) { return work_of(a) > work_of(b); });
-  // A partition holding more than a share of the work that one thread can
-  // balance is joined by all threads together over shared read-only tables.
-  const std::uint64_t heavy_threshold =
-      threads > 1 ? std::max<std::uint64_t>(65536, owned_tuples / (4 * threads)) : ~std::uint64_t{0};
+  std::vector<std::uint64_t> owned_tuples(static_cast<std::size_t>(cluster_.size()), 0);
+  for (std::size_t p = 0; p < partitions; ++p) owned_tuples[static_cast<std::size_t>(owner[p])] += work_of(p);
+  // A partition holding more than a share of its owner's work that one thread
+  // can balance is joined by all of the owner's threads together over shared
+  // read-only tables. Every rank classifies every partition the same way, so
+  // the node-wide list is the same on each rank of the node.
+  auto is_heavy = [&](std::size_t p) {
+    const std::uint64_t share = owned_tuples[static_cast<std::size_t>(owner[p])] / (4 * threads);
+    return threads > 1 && work_of(p) > std::max<std::uint64_t>(65536, share);
+  };
+  const bool node_shared = node_tasks_ != nullptr;
   std::vector<std::size_t> normal;
   std::vector<std::size_t> heavy;
-  for (std::size_t p : owned) (work_of(p) > heavy_threshold ? heavy : normal).push_back(p);
+  for (std::size_t p = 0; p < partitions; ++p) {
+    const int q = owner[p];
+    const bool mine_to_take = q == me || (node_shared && cluster_.node_rank_of(q) >= 0);
+    if (!mine_to_take) continue;
+    if (!is_heavy(p)) {
+      normal.push_back(p);
+    } else if (q == me) {
+      heavy.push_back(p);
+    }
+  }
+  auto by_work = [&](std::size_t a, std::size_t b) { return work_of(a) > work_of(b); };
+  std::stable_sort(normal.begin(), normal.end(), by_work);
+  std::stable_sort(heavy.begin(), heavy.end(), by_work);
   result.radix.probe_splits = heavy.size();
 
   const std::uint64_t budget = cache_resident_build_tuples(sizeof(Stored), cpu_);
@@ -259,8 +302,12 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
     joiners.push_back(std::make_unique<PartitionJoiner<Format>>(format, bits_.local, budget));
     collectors[t].keep_pairs = config_.keep_pairs;
   }
-  auto inner_of = [&](std::size_t p) { return inner_window + layout.inner_base[p]; };
-  auto outer_of = [&](std::size_t p) { return outer_window + layout.outer_base[p]; };
+  auto segment_of = [&](std::size_t p) { return windows_->segment(cluster_.node_rank_of(owner[p])); };
+  auto inner_of = [&](std::size_t p) { return reinterpret_cast<const Stored*>(segment_of(p)) + layout.inner_base[p]; };
+  auto outer_of = [&](std::size_t p) {
+    const std::uint64_t region = layout.outer_region_offset[static_cast<std::size_t>(owner[p])];
+    return reinterpret_cast<const Stored*>(segment_of(p) + region) + layout.outer_base[p];
+  };
 
   struct SharedStep {
     LocalPartitions<Stored> parts;
@@ -274,15 +321,13 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
     std::unique_ptr<TaskCounter> probes;
   } step;
   std::barrier sync(static_cast<std::ptrdiff_t>(threads));
-  TaskCounter normal_tasks(normal.size());
+  std::vector<std::uint64_t> peer_partitions(threads, 0);
+  TaskCounter rank_tasks(normal.size());
+  if (node_shared) node_tasks_->start(normal.size());
+  auto next_normal = [&](std::size_t& task) { return node_shared ? node_tasks_->next(task) : rank_tasks.next(task); };
 
   run_on_threads(threads, [&](unsigned t) {
     PartitionJoiner<Format>& joiner = *joiners[t];
-    std::size_t task = 0;
-    while (normal_tasks.next(task)) {
-      const std::size_t p = normal[task];
-      joiner.join(inner_of(p), global_inner[p], outer_of(p), global_outer[p], collectors[t]);
-    }
     for (std::size_t p : heavy) {
       sync.arrive_and_wait();
       if (t == 0) {
@@ -319,6 +364,12 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
         joiner.probe(step.tables[chunk.partition], step.parts.s + sb + chunk.begin, chunk.end - chunk.begin, collectors[t]);
       }
     }
+    std::size_t task = 0;
+    while (next_normal(task)) {
+      const std::size_t p = normal[task];
+      if (owner[p] != me) ++peer_partitions[t];
+      joiner.join(inner_of(p), global_inner[p], outer_of(p), global_outer[p], collectors[t]);
+    }
   });
 
   double local_seconds = 0;
@@ -326,6 +377,7 @@ void RadixJoin::partition_and_join(Format format, const Relation& inner, const R
   for (unsigned t = 0; t < threads; ++t) {
     local_seconds += joiners[t]->local_partition_seconds / threads;
     result.radix.build_splits += joiners[t]->build_splits;
+    result.radix.peer_partitions += peer_partitions[t];
     matches.merge(std::move(collectors[t]));
   }
   result.matches = matches.count;

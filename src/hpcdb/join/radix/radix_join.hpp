@@ -9,7 +9,8 @@
 //   network_partition  partition + compress + ship (shared memory or MPI_Rput)
 //   network_wait       completion of all puts, barrier: every window is complete
 //   local_partition    optional local radix pass, per owned partition, in cache
-//   build_probe        cache-resident build and probe, skewed partitions shared by threads
+//   build_probe        cache-resident build and probe, skewed partitions shared by threads;
+//                      co-located ranks share their partitions (node-wide task counter)
 #include <memory>
 
 #include "hpcdb/core/cpu_info.hpp"
@@ -20,7 +21,9 @@
 #include "hpcdb/join/join_result.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/net/cluster.hpp"
+#include "hpcdb/join/radix/input_chunks.hpp"
 #include "hpcdb/join/receive_windows.hpp"
+#include "hpcdb/net/node_task_counter.hpp"
 
 namespace hpcdb {
 
@@ -37,8 +40,8 @@ class RadixJoin : public DistributedJoin {
  private:
   struct Histograms;
   template <class Format>
-  void partition_and_join(Format format, const Relation& inner, const Relation& outer, const Histograms& histograms,
-                          JoinResult& result, class PhaseClock& clock);
+  void partition_and_join(Format format, class ChunkTasks& tasks, const Histograms& histograms, JoinResult& result,
+                          class PhaseClock& clock);
 
   const Cluster& cluster_;
   RadixJoinConfig config_;
@@ -46,6 +49,8 @@ class RadixJoin : public DistributedJoin {
   RadixBits bits_;
   std::unique_ptr<ReceiveWindows> windows_;
   MemoryRegion send_buffers_;
+  std::unique_ptr<NodeTaskCounter> node_tasks_;  // null: each rank works only on its own data
+  std::unique_ptr<InputChunks> chunks_;
 };
 
 // Bytes per rank the join needs besides its input (windows, send buffers).

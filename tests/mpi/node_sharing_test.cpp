@@ -1,0 +1,162 @@
+// Work sharing between the ranks of a node: the node-wide task counter, node-
+// shared relation fragments, and the radix join with and without sharing.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <numeric>
+#include <thread>
+
+#include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/data/node_shared_relation.hpp"
+#include "hpcdb/data/workload_generator.hpp"
+#include "hpcdb/join/radix/radix_join.hpp"
+#include "hpcdb/net/node_task_counter.hpp"
+#include "mpi/join_test_support.hpp"
+
+namespace hpcdb::testing {
+namespace {
+
+// Every task index a rank of the node took, gathered over the node.
+std::vector<std::uint64_t> gather_over_node(const std::vector<std::uint64_t>& mine) {
+  const Cluster& c = cluster();
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(static_cast<std::size_t>(c.node_size()));
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, c.node());
+  std::vector<int> offsets(counts.size(), 0);
+  std::partial_sum(counts.begin(), counts.end() - 1, offsets.begin() + 1);
+  std::vector<std::uint64_t> all(static_cast<std::size_t>(offsets.back() + counts.back()));
+  MPI_Allgatherv(mine.data(), count, MPI_UINT64_T, all.data(), counts.data(), offsets.data(), MPI_UINT64_T, c.node());
+  std::sort(all.begin(), all.end());
+  return all;
+}
+
+TEST(NodeTaskCounter, HandsOutEveryTaskOnceOverTheNodeInEveryRound) {
+  NodeTaskCounter counter(cluster());
+  for (std::size_t count : {std::size_t{1000}, std::size_t{0}, std::size_t{7}}) {
+    counter.start(count);
+    std::vector<std::vector<std::uint64_t>> taken(2);
+    run_on_threads(2, [&](unsigned t) {
+      std::size_t task = 0;
+      while (counter.next(task)) taken[t].push_back(task);
+    });
+    taken[0].insert(taken[0].end(), taken[1].begin(), taken[1].end());
+    std::vector<std::uint64_t> expected(count);
+    std::iota(expected.begin(), expected.end(), 0);
+    EXPECT_EQ(gather_over_node(taken[0]), expected) << count << " tasks";
+  }
+}
+
+TEST(NodeTaskCounter, ASlowRankDoesNotHoldUpTheOthers) {
+  const Cluster& c = cluster();
+  if (c.node_size() < 2) GTEST_SKIP() << "needs two ranks on one node";
+  NodeTaskCounter counter(c);
+  counter.start(200);
+  // Node rank 0 arrives late; the others drain the list meanwhile.
+  if (c.node_rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  std::size_t task = 0;
+  std::uint64_t mine = 0;
+  while (counter.next(task)) ++mine;
+  std::uint64_t total = mine;
+  MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UINT64_T, MPI_SUM, c.node());
+  EXPECT_EQ(total, 200u);
+  if (c.node_rank() == 0) {
+    EXPECT_EQ(mine, 0u);
+  }
+  MPI_Barrier(c.node());
+}
+
+TEST(NodeSharedRelation, EveryRankReadsItsNodePeersFragments) {
+  const Cluster& c = cluster();
+  std::vector<Tuple> global;
+  for (std::uint64_t i = 0; i < 1001; ++i) global.push_back({i * 3, i});
+  const Relation shared = slice_for_this_rank(global);
+  ASSERT_EQ(shared.node_fragments.size(), static_cast<std::size_t>(c.node_size()));
+  EXPECT_EQ(shared.global_size, global.size());
+  const auto ranks = static_cast<std::size_t>(c.size());
+  for (int world_rank = 0; world_rank < c.size(); ++world_rank) {
+    const int node_rank = c.node_rank_of(world_rank);
+    if (node_rank < 0) continue;
+    const std::span<const Tuple> fragment = shared.node_fragments[static_cast<std::size_t>(node_rank)];
+    const std::size_t first = split_point(global.size(), ranks, static_cast<std::size_t>(world_rank));
+    const std::size_t last = split_point(global.size(), ranks, static_cast<std::size_t>(world_rank) + 1);
+    ASSERT_EQ(fragment.size(), last - first) << "rank " << world_rank;
+    for (std::size_t i = 0; i < fragment.size(); ++i) {
+      ASSERT_EQ(fragment[i].key, global[first + i].key);
+      ASSERT_EQ(fragment[i].rid, global[first + i].rid);
+    }
+  }
+  EXPECT_EQ(shared.node_fragments[static_cast<std::size_t>(c.node_rank())].data(), shared.tuples.data());
+}
+
+GlobalInput zipf_input() {
+  WorkloadSpec spec{30000, 90000, 1.05, 0.8, 5};
+  GlobalInput in;
+  in.inner.resize(spec.inner_tuples);
+  in.outer.resize(spec.outer_tuples);
+  generate_inner(spec, 0, spec.inner_tuples, in.inner.data());
+  generate_outer(spec, 0, spec.outer_tuples, in.outer.data());
+  return in;
+}
+
+RadixJoinConfig sharing_config(bool share, unsigned threads) {
+  RadixJoinConfig config;
+  config.share_node_work = share;
+  config.threads = threads;
+  config.input_chunks = 6;
+  config.keep_pairs = true;
+  return config;
+}
+
+void expect_matches(const JoinResult& result, const Expected& expected) {
+  EXPECT_EQ(result.matches, expected.matches);
+  EXPECT_EQ(result.checksum, expected.checksum);
+  EXPECT_EQ(gather_pairs(result.pairs), expected.pairs);
+}
+
+TEST(RadixJoinNodeSharing, SharedFragmentsAreChunkedOverTheNode) {
+  const GlobalInput input = zipf_input();
+  const Expected expected = serial_join(input);
+  const Relation inner = slice_for_this_rank(input.inner);
+  const Relation outer = slice_for_this_rank(input.outer);
+  for (unsigned threads : {1u, 2u}) {
+    RadixJoin join(cluster(), sharing_config(true, threads), inner, outer);
+    const JoinResult result = join.run(inner, outer);
+    expect_matches(result, expected);
+    EXPECT_EQ(result.radix.input_chunks, 6u);
+    EXPECT_EQ(result.radix.node_wide_chunks, cluster().node_size() > 1);
+  }
+}
+
+TEST(RadixJoinNodeSharing, OffKeepsEveryRankOnItsOwnWork) {
+  const GlobalInput input = zipf_input();
+  const Relation inner = slice_for_this_rank(input.inner);
+  const Relation outer = slice_for_this_rank(input.outer);
+  RadixJoin join(cluster(), sharing_config(false, 2), inner, outer);
+  const JoinResult result = join.run(inner, outer);
+  expect_matches(result, serial_join(input));
+  EXPECT_FALSE(result.radix.node_wide_chunks);
+  EXPECT_EQ(result.radix.peer_chunks, 0u);
+  EXPECT_EQ(result.radix.peer_partitions, 0u);
+}
+
+TEST(RadixJoinNodeSharing, PrivateFragmentsOnAnyRankKeepChunksRankLocal) {
+  const GlobalInput input = zipf_input();
+  const Expected expected = serial_join(input);
+  // All private, then only node rank 0's inner fragment private: the node
+  // must agree to keep chunks rank-local (peers cannot read that fragment).
+  for (bool only_first : {false, true}) {
+    const Relation shared_inner = slice_for_this_rank(input.inner);
+    const Relation outer = only_first ? slice_for_this_rank(input.outer) : private_slice_for_this_rank(input.outer);
+    const bool private_inner = !only_first || cluster().node_rank() == 0;
+    const Relation private_inner_slice = private_slice_for_this_rank(input.inner);
+    const Relation& inner = private_inner ? private_inner_slice : shared_inner;
+    RadixJoin join(cluster(), sharing_config(true, 1), inner, outer);
+    const JoinResult result = join.run(inner, outer);
+    expect_matches(result, expected);
+    EXPECT_FALSE(result.radix.node_wide_chunks);
+    EXPECT_EQ(result.radix.peer_chunks, 0u);
+  }
+}
+
+}  // namespace
+}  // namespace hpcdb::testing
