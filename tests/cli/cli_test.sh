@@ -56,6 +56,8 @@ expect_failure bad_selectivity "selectivity" join --inner 1000 --outer 1000 --se
 expect_failure bad_algorithm "algorithm" join --algorithm nested-loop
 expect_failure zero_threads "--threads" join --inner 1000 --threads 0
 expect_failure bad_buffer_size "multiple of 64" join --inner 1000 --buffer-size 100
+expect_failure bad_node_sharing "--node-sharing" join --inner 1000 --node-sharing maybe
+expect_failure too_many_input_chunks "--input-chunks must be at most 4096" join --inner 1000 --input-chunks 5000
 expect_failure lone_input_r "go together" join --input-r "$work/missing.bin"
 expect_failure missing_file "cannot open input file" join --input-r "$work/missing.bin" --input-s "$work/missing.bin"
 printf 'key,rid\n1,2\n3,4\nfive,6\n7,8\n' > "$work/bad.csv"
@@ -78,9 +80,11 @@ expect_failure txn_json_missing_directory "cannot write JSON file" txn --transac
 expect_success help "Usage|USAGE|Options|OPTIONS" join --help
 expect_success generated_verified "verification: passed" join --inner 200K --outer 400K --verify
 expect_success put_path_verified "verification: passed" join --inner 200K --outer 200K --force-put --buffer-size 4KiB --verify
+expect_success node_sharing_off_verified "verification: passed" join --inner 200K --outer 300K --zipf 1.1 --node-sharing off --input-chunks 3 --verify
 expect_success threads_verified "verification: passed" join --inner 200K --outer 200K --threads 2 --zipf 1.2 --assignment skew-aware --verify
 expect_success uncompressed_verified "verification: passed" join --inner 100K --outer 100K --compression off --verify
 expect_success generate_files "wrote R" generate --inner 5000 --outer 20000 --zipf 1.05 --output-r "$work/r.bin" --output-s "$work/s.csv"
+expect_success file_input_chunked_verified "verification: passed" join --input-r "$work/r.bin" --input-s "$work/s.csv" --input-chunks 5 --threads 2 --verify
 expect_success binary_and_csv_inputs "verification: passed" join --input-r "$work/r.bin" --input-s "$work/s.csv" --verify --output "$work/pairs.csv"
 if [ "$(wc -l < "$work/pairs.csv")" -eq 20001 ]; then passed=$((passed + 1)); echo "ok   output_pairs"; else failed=$((failed + 1)); echo "FAIL output_pairs"; fi
 

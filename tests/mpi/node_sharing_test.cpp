@@ -30,19 +30,28 @@ std::vector<std::uint64_t> gather_over_node(const std::vector<std::uint64_t>& mi
   return all;
 }
 
+// Task ids list * 1'000'000 + index, gathered over the node, sorted.
 TEST(NodeTaskCounter, HandsOutEveryTaskOnceOverTheNodeInEveryRound) {
-  NodeTaskCounter counter(cluster());
-  for (std::size_t count : {std::size_t{1000}, std::size_t{0}, std::size_t{7}}) {
-    counter.start(count);
+  const Cluster& c = cluster();
+  NodeTaskCounter counter(c);
+  for (std::size_t per_rank : {std::size_t{500}, std::size_t{0}, std::size_t{3}}) {
+    std::vector<std::size_t> counts;
+    std::vector<std::uint64_t> expected;
+    for (int r = 0; r < c.node_size(); ++r) {
+      // Lists of different lengths, one of them empty when there are several.
+      const std::size_t count = r == 1 ? 0 : per_rank + static_cast<std::size_t>(r);
+      counts.push_back(count);
+      for (std::size_t i = 0; i < count; ++i) expected.push_back(static_cast<std::uint64_t>(r) * 1000000 + i);
+    }
+    counter.start(counts);
     std::vector<std::vector<std::uint64_t>> taken(2);
     run_on_threads(2, [&](unsigned t) {
-      std::size_t task = 0;
-      while (counter.next(task)) taken[t].push_back(task);
+      NodeTaskCounter::Task task;
+      while (counter.next(task)) taken[t].push_back(static_cast<std::uint64_t>(task.list) * 1000000 + task.index);
     });
     taken[0].insert(taken[0].end(), taken[1].begin(), taken[1].end());
-    std::vector<std::uint64_t> expected(count);
-    std::iota(expected.begin(), expected.end(), 0);
-    EXPECT_EQ(gather_over_node(taken[0]), expected) << count << " tasks";
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(gather_over_node(taken[0]), expected) << per_rank << " tasks per rank";
   }
 }
 
@@ -50,19 +59,40 @@ TEST(NodeTaskCounter, ASlowRankDoesNotHoldUpTheOthers) {
   const Cluster& c = cluster();
   if (c.node_size() < 2) GTEST_SKIP() << "needs two ranks on one node";
   NodeTaskCounter counter(c);
-  counter.start(200);
-  // Node rank 0 arrives late; the others drain the list meanwhile.
+  counter.start(std::vector<std::size_t>(static_cast<std::size_t>(c.node_size()), 100));
+  // Node rank 0 arrives late; the others drain every list meanwhile, its own too.
   if (c.node_rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  std::size_t task = 0;
+  NodeTaskCounter::Task task;
   std::uint64_t mine = 0;
   while (counter.next(task)) ++mine;
   std::uint64_t total = mine;
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UINT64_T, MPI_SUM, c.node());
-  EXPECT_EQ(total, 200u);
+  EXPECT_EQ(total, 100u * static_cast<std::uint64_t>(c.node_size()));
   if (c.node_rank() == 0) {
     EXPECT_EQ(mine, 0u);
   }
   MPI_Barrier(c.node());
+}
+
+TEST(NodeTaskCounter, ARankTakesItsOwnListFirstThenTheNextRanks) {
+  const Cluster& c = cluster();
+  const int n = c.node_size();
+  NodeTaskCounter counter(c);
+  // One rank at a time takes every task of the node while the others wait.
+  for (int taker = 0; taker < n; ++taker) {
+    counter.start(std::vector<std::size_t>(static_cast<std::size_t>(n), 3));
+    if (c.node_rank() == taker) {
+      std::vector<std::pair<int, std::size_t>> order;
+      NodeTaskCounter::Task task;
+      while (counter.next(task)) order.emplace_back(task.list, task.index);
+      std::vector<std::pair<int, std::size_t>> expected;
+      for (int k = 0; k < n; ++k) {
+        for (std::size_t i = 0; i < 3; ++i) expected.emplace_back((taker + k) % n, i);
+      }
+      EXPECT_EQ(order, expected);
+    }
+    MPI_Barrier(c.node());
+  }
 }
 
 TEST(NodeSharedRelation, EveryRankReadsItsNodePeersFragments) {

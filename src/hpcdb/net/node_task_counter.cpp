@@ -2,25 +2,44 @@
 
 #include <atomic>
 
+#include "hpcdb/core/error.hpp"
+
 namespace hpcdb {
 
 static_assert(std::atomic_ref<std::uint64_t>::is_always_lock_free,
               "a counter shared between processes needs lock-free atomics");
 
-NodeTaskCounter::NodeTaskCounter(const Cluster& cluster)
-    : cluster_(cluster), arena_(cluster, sizeof(std::uint64_t)) {
-  counter_ = reinterpret_cast<std::uint64_t*>(arena_.segment(0));
+NodeTaskCounter::NodeTaskCounter(const Cluster& cluster) : cluster_(cluster), arena_(cluster, sizeof(std::uint64_t)) {}
+
+std::uint64_t* NodeTaskCounter::counter(int node_rank) const {
+  return reinterpret_cast<std::uint64_t*>(arena_.segment(node_rank));
 }
 
-void NodeTaskCounter::start(std::size_t count) {
-  count_ = count;
-  if (cluster_.node_rank() == 0) std::atomic_ref<std::uint64_t>(*counter_).store(0, std::memory_order_relaxed);
+void NodeTaskCounter::start(std::vector<std::size_t> counts) {
+  if (counts.size() != static_cast<std::size_t>(cluster_.node_size())) {
+    throw Error("node task lists: one count per rank of the node expected");
+  }
+  counts_ = std::move(counts);
+  std::atomic_ref<std::uint64_t>(*counter(cluster_.node_rank())).store(0, std::memory_order_relaxed);
   MPI_Barrier(cluster_.node());
 }
 
-bool NodeTaskCounter::next(std::size_t& task) {
-  task = static_cast<std::size_t>(std::atomic_ref<std::uint64_t>(*counter_).fetch_add(1, std::memory_order_relaxed));
-  return task < count_;
+bool NodeTaskCounter::next(Task& task) {
+  const int lists = cluster_.node_size();
+  for (int k = 0; k < lists; ++k) {
+    const int list = (cluster_.node_rank() + k) % lists;
+    const std::size_t count = counts_[static_cast<std::size_t>(list)];
+    std::atomic_ref<std::uint64_t> next_index(*counter(list));
+    // A plain load first: exhausted lists are passed over without writing
+    // to (and taking ownership of) their cache line.
+    if (next_index.load(std::memory_order_relaxed) >= count) continue;
+    const std::uint64_t index = next_index.fetch_add(1, std::memory_order_relaxed);
+    if (index < count) {
+      task = {list, static_cast<std::size_t>(index)};
+      return true;
+    }
+  }
+  return false;
 }
 
 }  // namespace hpcdb

@@ -1,9 +1,9 @@
 #pragma once
 // Hands out the chunks of the histogram and network-partitioning passes to
 // worker threads. When the input fragments are node-shared (and node sharing
-// is on), the tasks are every chunk of every rank of the node, taken from one
-// node-wide counter, so the node's ranks finish a pass together even when one
-// core runs slower; otherwise a rank's threads share its own chunks.
+// is on), the tasks are every chunk of every rank of the node, one list per
+// rank (NodeTaskCounter), so the node's ranks finish a pass together even
+// when one core runs slower; otherwise a rank's threads share its own chunks.
 #include <cstddef>
 #include <optional>
 #include <span>
@@ -46,26 +46,33 @@ class ChunkTasks {
   }
 
   bool node_wide() const { return node_counter_ != nullptr; }
-  std::size_t count() const { return sources_.size() * 2 * chunks_; }
 
   // Collective over the node when node-wide: a new round over all tasks.
   void start() {
     if (node_counter_ != nullptr) {
-      node_counter_->start(count());
+      node_counter_->start(std::vector<std::size_t>(sources_.size(), 2 * std::size_t{chunks_}));
     } else {
-      local_.emplace(count());
+      local_.emplace(2 * std::size_t{chunks_});
     }
   }
 
-  // Any thread. False when no task is left in this round.
+  // Any thread. False when no task is left in this round. Node-wide, a
+  // worker takes its own rank's chunks first, then helps the other ranks.
   bool next(ChunkTask& task) {
+    std::size_t source = 0;
     std::size_t index = 0;
-    if (!(node_counter_ != nullptr ? node_counter_->next(index) : local_->next(index))) return false;
-    const Source& source = sources_[index / (2 * chunks_)];
-    task.node_rank = source.node_rank;
-    task.relation = static_cast<int>(index / chunks_ % 2);
+    if (node_counter_ != nullptr) {
+      NodeTaskCounter::Task taken;
+      if (!node_counter_->next(taken)) return false;
+      source = static_cast<std::size_t>(taken.list);
+      index = taken.index;
+    } else if (!local_->next(index)) {
+      return false;
+    }
+    task.node_rank = sources_[source].node_rank;
+    task.relation = static_cast<int>(index / chunks_);
     task.chunk = static_cast<unsigned>(index % chunks_);
-    const std::span<const Tuple> fragment = source.fragments[task.relation];
+    const std::span<const Tuple> fragment = sources_[source].fragments[task.relation];
     const std::size_t first = split_point(fragment.size(), chunks_, task.chunk);
     task.tuples = fragment.subspan(first, split_point(fragment.size(), chunks_, task.chunk + 1) - first);
     return true;

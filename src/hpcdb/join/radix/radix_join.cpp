@@ -277,21 +277,23 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
     const std::uint64_t share = owned_tuples[static_cast<std::size_t>(owner[p])] / (4 * threads);
     return threads > 1 && work_of(p) > std::max<std::uint64_t>(65536, share);
   };
+  // The partitions each rank of the node owns (only this rank's without node
+  // sharing), largest first; heavy ones stay with their owner's threads.
   const bool node_shared = node_tasks_ != nullptr;
-  std::vector<std::size_t> normal;
+  auto list_of = [&](int q) { return node_shared ? cluster_.node_rank_of(q) : (q == me ? 0 : -1); };
+  std::vector<std::vector<std::size_t>> normal(node_shared ? static_cast<std::size_t>(cluster_.node_size()) : 1);
   std::vector<std::size_t> heavy;
   for (std::size_t p = 0; p < partitions; ++p) {
-    const int q = owner[p];
-    const bool mine_to_take = q == me || (node_shared && cluster_.node_rank_of(q) >= 0);
-    if (!mine_to_take) continue;
+    const int list = list_of(owner[p]);
+    if (list < 0) continue;
     if (!is_heavy(p)) {
-      normal.push_back(p);
-    } else if (q == me) {
+      normal[static_cast<std::size_t>(list)].push_back(p);
+    } else if (owner[p] == me) {
       heavy.push_back(p);
     }
   }
   auto by_work = [&](std::size_t a, std::size_t b) { return work_of(a) > work_of(b); };
-  std::stable_sort(normal.begin(), normal.end(), by_work);
+  for (std::vector<std::size_t>& list : normal) std::stable_sort(list.begin(), list.end(), by_work);
   std::stable_sort(heavy.begin(), heavy.end(), by_work);
   result.radix.probe_splits = heavy.size();
 
@@ -322,9 +324,25 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
   } step;
   std::barrier sync(static_cast<std::ptrdiff_t>(threads));
   std::vector<std::uint64_t> peer_partitions(threads, 0);
-  TaskCounter rank_tasks(normal.size());
-  if (node_shared) node_tasks_->start(normal.size());
-  auto next_normal = [&](std::size_t& task) { return node_shared ? node_tasks_->next(task) : rank_tasks.next(task); };
+  TaskCounter rank_tasks(normal[0].size());
+  if (node_shared) {
+    std::vector<std::size_t> counts;
+    for (const std::vector<std::size_t>& list : normal) counts.push_back(list.size());
+    node_tasks_->start(std::move(counts));
+  }
+  // The next partition to join: own first, then (node sharing) the others'.
+  auto next_normal = [&](std::size_t& p) {
+    if (!node_shared) {
+      std::size_t index = 0;
+      if (!rank_tasks.next(index)) return false;
+      p = normal[0][index];
+      return true;
+    }
+    NodeTaskCounter::Task task;
+    if (!node_tasks_->next(task)) return false;
+    p = normal[static_cast<std::size_t>(task.list)][task.index];
+    return true;
+  };
 
   run_on_threads(threads, [&](unsigned t) {
     PartitionJoiner<Format>& joiner = *joiners[t];
@@ -364,9 +382,8 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
         joiner.probe(step.tables[chunk.partition], step.parts.s + sb + chunk.begin, chunk.end - chunk.begin, collectors[t]);
       }
     }
-    std::size_t task = 0;
-    while (next_normal(task)) {
-      const std::size_t p = normal[task];
+    std::size_t p = 0;
+    while (next_normal(p)) {
       if (owner[p] != me) ++peer_partitions[t];
       joiner.join(inner_of(p), global_inner[p], outer_of(p), global_outer[p], collectors[t]);
     }

@@ -1,16 +1,17 @@
 #pragma once
 // The distributed radix hash join (one operator instance per rank).
 //
-// Set-up (not timed): chooses the radix bits, allocates and pre-faults the
-// node-shared receive arena and the send buffers. run() (timed, repeatable):
-//   histogram          per-thread radix histograms, summed over ranks (MPI_Allreduce)
-//   window_allocation  assignment, exact window sizes, exclusive offsets (MPI_Scan),
-//                      window creation for one-sided puts
-//   network_partition  partition + compress + ship (shared memory or MPI_Rput)
+// Set-up (not timed): chooses the radix bits and input chunks, allocates and
+// pre-faults the node-shared receive arena, chunk tables and send buffers.
+// run() (timed, repeatable); with node sharing, the workers of every rank of
+// a node share the node's chunks and partitions (own ones first):
+//   histogram          radix histogram per input chunk, summed over ranks (MPI_Allreduce)
+//   window_allocation  assignment, exact window sizes, exclusive offsets (MPI_Scan)
+//                      and each chunk's write starts, window creation for one-sided puts
+//   network_partition  partition chunks + compress + ship (shared memory or MPI_Rput)
 //   network_wait       completion of all puts, barrier: every window is complete
 //   local_partition    optional local radix pass, per owned partition, in cache
-//   build_probe        cache-resident build and probe, skewed partitions shared by threads;
-//                      co-located ranks share their partitions (node-wide task counter)
+//   build_probe        cache-resident build and probe, skewed partitions shared by threads
 #include <memory>
 
 #include "hpcdb/core/cpu_info.hpp"
