@@ -262,8 +262,8 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
 
   // --- local partitioning and build/probe. Every receive window lies in
   // node-shared memory, so with node sharing any rank of the node may join
-  // any partition its node holds: the partitions form one node-wide list,
-  // largest first, handed out by a counter in node-shared memory.
+  // any partition its node holds: each rank's workers take its own
+  // partitions first, then help the other ranks of the node with theirs.
   clock.add("local_partition", 0);
   clock.start("build_probe");
   auto work_of = [&](std::size_t p) { return global_inner[p] + global_outer[p]; };
