@@ -66,6 +66,7 @@ expect_failure malformed_csv "malformed line at byte offset" join --input-r "$wo
 head -c 100 /dev/zero > "$work/odd.bin"
 expect_failure binary_size "multiple of 16" join --input-r "$work/odd.bin" --input-s "$work/odd.bin"
 expect_failure too_large_for_memory "needs about .* but only .* is available" join --inner 400G --outer 400G
+expect_failure generate_too_large_for_memory "generating these relations needs about .* but only .* is available" generate --inner 400G --outer 400G --output-r "$work/big_r.bin" --output-s "$work/big_s.bin"
 expect_failure unwritable_output "cannot write" join --inner 1000 --outer 1000 --output /nonexistent/dir/out.bin
 # Output paths are checked before the run; a write that fails at the end
 # (/dev/full) still ends every rank, not only the one that writes.

@@ -1,6 +1,7 @@
 #include "hpcdb/core/memory.hpp"
 
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <cstring>
@@ -55,6 +56,20 @@ std::uint64_t available_memory_bytes() {
     if (key == "MemAvailable:") return value * 1024;
   }
   return static_cast<std::uint64_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::optional<std::uint64_t> free_bytes_in(const std::string& directory) {
+  struct statvfs info {};
+  if (statvfs(directory.c_str(), &info) != 0) return std::nullopt;
+  return static_cast<std::uint64_t>(info.f_bavail) * static_cast<std::uint64_t>(info.f_frsize);
+}
+
+std::optional<std::string> shared_memory_shortfall(std::uint64_t bytes, const std::string& directory) {
+  const std::optional<std::uint64_t> free = free_bytes_in(directory);
+  if (!free || static_cast<double>(bytes) <= 0.95 * static_cast<double>(*free)) return std::nullopt;
+  return "needs about " + format_bytes(static_cast<double>(bytes)) + " of node-shared memory on this node, but " +
+         directory + " has only " + format_bytes(static_cast<double>(*free)) + " free; enlarge it (mount -o remount,size=... " +
+         directory + ", or docker run --shm-size=...)";
 }
 
 }  // namespace hpcdb

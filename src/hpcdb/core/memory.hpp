@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 
 namespace hpcdb {
@@ -87,5 +89,19 @@ void touch_for_reading(const void* data, std::size_t bytes);
 
 // Bytes of memory the kernel reports as available to new allocations.
 std::uint64_t available_memory_bytes();
+
+// Where MPI places node-shared memory on Linux (a tmpfs, often smaller than
+// memory: 64 MiB in a default container).
+inline constexpr const char* kSharedMemoryDirectory = "/dev/shm";
+
+// Bytes an unprivileged process may still write to the file system holding
+// `directory`, or nothing when the directory cannot be examined.
+std::optional<std::uint64_t> free_bytes_in(const std::string& directory);
+
+// When `bytes` of node-shared memory would not fit (with 5% to spare) in the
+// file system holding `directory`: what to tell the user, starting "needs
+// about ...". Nothing when they fit or the directory cannot be examined.
+std::optional<std::string> shared_memory_shortfall(std::uint64_t bytes,
+                                                   const std::string& directory = kSharedMemoryDirectory);
 
 }  // namespace hpcdb

@@ -2,7 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <string>
+
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
@@ -29,6 +33,18 @@ int run_generate_command(const Cluster& cluster, const GenerateOptions& o) {
     spec = {parse_count(o.inner, "--inner"), parse_count(o.outer, "--outer"), o.zipf, o.selectivity, o.seed};
     validate(spec);
     if (o.threads < 1) throw UsageError("--threads must be at least 1");
+    // The fragments are generated in node-shared memory before they are written.
+    const std::uint64_t per_node = (spec.inner_tuples + spec.outer_tuples) / static_cast<std::uint64_t>(cluster.size()) *
+                                   sizeof(Tuple) * static_cast<std::uint64_t>(cluster.node_size());
+    if (static_cast<double>(per_node) > 0.9 * static_cast<double>(available_memory_bytes())) {
+      throw UsageError(fmt::format("generating these relations needs about {} of memory on this node, but only {} is "
+                                   "available; use smaller --inner/--outer or more nodes",
+                                   format_bytes(static_cast<double>(per_node)),
+                                   format_bytes(static_cast<double>(available_memory_bytes()))));
+    }
+    if (const std::optional<std::string> shortfall = shared_memory_shortfall(per_node)) {
+      throw UsageError("generating these relations " + *shortfall + ", or use smaller --inner/--outer");
+    }
     if (cluster.rank() == 0) {
       check_output_path(o.output_r, "file");
       check_output_path(o.output_s, "file");

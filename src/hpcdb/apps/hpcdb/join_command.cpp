@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "hpcdb/apps/hpcdb/calibration.hpp"
 #include "hpcdb/apps/hpcdb/join_report.hpp"
@@ -19,6 +20,7 @@
 #include "hpcdb/data/pair_file.hpp"
 #include "hpcdb/data/relation_source.hpp"
 #include "hpcdb/join/radix/radix_join.hpp"
+#include "hpcdb/join/receive_windows.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 #include "hpcdb/join/reference_join.hpp"
 #include "hpcdb/net/agreement.hpp"
@@ -57,6 +59,13 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
         format_bytes(static_cast<double>(per_node)), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
         format_bytes(static_cast<double>(per_rank)), options.verify ? ", reference join" : "",
         format_bytes(static_cast<double>(available))));
+  }
+  // Inputs and receive windows live in node-shared memory, often a tmpfs
+  // smaller than memory.
+  const std::uint64_t shared_per_node =
+      (input + ReceiveWindows::capacity_for(inner, outer, ranks, sizeof(Tuple))) * static_cast<std::uint64_t>(cluster.node_size());
+  if (const std::optional<std::string> shortfall = shared_memory_shortfall(shared_per_node)) {
+    throw UsageError("this join (inputs and receive windows) " + *shortfall + ", or use smaller --inner/--outer");
   }
 }
 
