@@ -1,5 +1,5 @@
 // Work sharing between the ranks of a node: the node-wide task counter, node-
-// shared relation fragments, and the radix join with and without sharing.
+// shared relation fragments, and both joins with and without sharing.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -10,6 +10,7 @@
 #include "hpcdb/data/node_shared_relation.hpp"
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/join/radix/radix_join.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 #include "hpcdb/net/node_task_counter.hpp"
 #include "mpi/join_test_support.hpp"
 
@@ -128,13 +129,24 @@ GlobalInput zipf_input() {
   return in;
 }
 
-RadixJoinConfig sharing_config(bool share, unsigned threads) {
-  RadixJoinConfig config;
+enum class Algorithm { radix, sort_merge };
+
+JoinResult run_join(Algorithm algorithm, bool share, unsigned threads, const Relation& inner, const Relation& outer) {
+  if (algorithm == Algorithm::radix) {
+    RadixJoinConfig config;
+    config.share_node_work = share;
+    config.threads = threads;
+    config.input_chunks = 6;
+    config.keep_pairs = true;
+    return RadixJoin(cluster(), config, inner, outer).run(inner, outer);
+  }
+  SortMergeJoinConfig config;
   config.share_node_work = share;
   config.threads = threads;
   config.input_chunks = 6;
+  config.run_length = 512;
   config.keep_pairs = true;
-  return config;
+  return SortMergeJoin(cluster(), config, inner, outer).run(inner, outer);
 }
 
 void expect_matches(const JoinResult& result, const Expected& expected) {
@@ -143,33 +155,35 @@ void expect_matches(const JoinResult& result, const Expected& expected) {
   EXPECT_EQ(gather_pairs(result.pairs), expected.pairs);
 }
 
-TEST(RadixJoinNodeSharing, SharedFragmentsAreChunkedOverTheNode) {
+class NodeSharingJoin : public ::testing::TestWithParam<Algorithm> {};
+
+TEST_P(NodeSharingJoin, SharedFragmentsAreChunkedOverTheNode) {
   const GlobalInput input = zipf_input();
   const Expected expected = serial_join(input);
   const Relation inner = slice_for_this_rank(input.inner);
   const Relation outer = slice_for_this_rank(input.outer);
   for (unsigned threads : {1u, 2u}) {
-    RadixJoin join(cluster(), sharing_config(true, threads), inner, outer);
-    const JoinResult result = join.run(inner, outer);
+    const JoinResult result = run_join(GetParam(), true, threads, inner, outer);
     expect_matches(result, expected);
-    EXPECT_EQ(result.radix.input_chunks, 6u);
-    EXPECT_EQ(result.radix.node_wide_chunks, cluster().node_size() > 1);
+    EXPECT_EQ(result.sharing.input_chunks, 6u);
+    EXPECT_EQ(result.sharing.node_wide, cluster().node_size() > 1);
+    EXPECT_EQ(result.sharing.partitions_shared, GetParam() == Algorithm::radix && cluster().node_size() > 1);
   }
 }
 
-TEST(RadixJoinNodeSharing, OffKeepsEveryRankOnItsOwnWork) {
+TEST_P(NodeSharingJoin, OffKeepsEveryRankOnItsOwnWork) {
   const GlobalInput input = zipf_input();
   const Relation inner = slice_for_this_rank(input.inner);
   const Relation outer = slice_for_this_rank(input.outer);
-  RadixJoin join(cluster(), sharing_config(false, 2), inner, outer);
-  const JoinResult result = join.run(inner, outer);
+  const JoinResult result = run_join(GetParam(), false, 2, inner, outer);
   expect_matches(result, serial_join(input));
-  EXPECT_FALSE(result.radix.node_wide_chunks);
-  EXPECT_EQ(result.radix.peer_chunks, 0u);
-  EXPECT_EQ(result.radix.peer_partitions, 0u);
+  EXPECT_FALSE(result.sharing.node_wide);
+  EXPECT_FALSE(result.sharing.partitions_shared);
+  EXPECT_EQ(result.sharing.peer_chunks, 0u);
+  EXPECT_EQ(result.sharing.peer_partitions, 0u);
 }
 
-TEST(RadixJoinNodeSharing, PrivateFragmentsOnAnyRankKeepChunksRankLocal) {
+TEST_P(NodeSharingJoin, PrivateFragmentsOnAnyRankKeepChunksRankLocal) {
   const GlobalInput input = zipf_input();
   const Expected expected = serial_join(input);
   // All private, then only node rank 0's inner fragment private: the node
@@ -180,13 +194,17 @@ TEST(RadixJoinNodeSharing, PrivateFragmentsOnAnyRankKeepChunksRankLocal) {
     const bool private_inner = !only_first || cluster().node_rank() == 0;
     const Relation private_inner_slice = private_slice_for_this_rank(input.inner);
     const Relation& inner = private_inner ? private_inner_slice : shared_inner;
-    RadixJoin join(cluster(), sharing_config(true, 1), inner, outer);
-    const JoinResult result = join.run(inner, outer);
+    const JoinResult result = run_join(GetParam(), true, 1, inner, outer);
     expect_matches(result, expected);
-    EXPECT_FALSE(result.radix.node_wide_chunks);
-    EXPECT_EQ(result.radix.peer_chunks, 0u);
+    EXPECT_FALSE(result.sharing.node_wide);
+    EXPECT_EQ(result.sharing.peer_chunks, 0u);
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(BothJoins, NodeSharingJoin, ::testing::Values(Algorithm::radix, Algorithm::sort_merge),
+                         [](const ::testing::TestParamInfo<Algorithm>& info) {
+                           return info.param == Algorithm::radix ? "radix" : "sort_merge";
+                         });
 
 }  // namespace
 }  // namespace hpcdb::testing

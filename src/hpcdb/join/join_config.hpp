@@ -33,6 +33,8 @@ struct SortMergeJoinConfig {
   Compression compression = Compression::automatic;
   unsigned threads = 1;
   bool force_put = false;
+  bool share_node_work = true;  // co-located ranks share the passes over the input
+  unsigned input_chunks = 0;    // chunks per rank fragment and relation; 0 = chosen from the sizes
   bool keep_pairs = false;
 };
 

@@ -26,10 +26,15 @@ struct EffectiveRadixSettings {
   unsigned rid_bits = 0;      // bits the rids use
   std::uint64_t build_splits = 0;     // oversized build partitions split
   std::uint64_t probe_splits = 0;     // oversized probe partitions shared by threads
-  unsigned input_chunks = 0;          // chunks per rank fragment and relation
-  bool node_wide_chunks = false;      // chunks handed out over the node (fragments node-shared)
-  std::uint64_t peer_chunks = 0;      // chunks of co-located ranks' fragments, taken by others
-  std::uint64_t peer_partitions = 0;  // partitions of co-located ranks, joined by others
+};
+
+// How the ranks of each node shared their passes over the input.
+struct NodeSharing {
+  unsigned input_chunks = 0;      // chunks per rank fragment and relation
+  bool node_wide = false;         // chunks handed out over the node (fragments node-shared)
+  std::uint64_t peer_chunks = 0;  // chunks of co-located ranks' fragments taken by others, per pass
+  bool partitions_shared = false;      // radix: partitions are joined over the node too
+  std::uint64_t peer_partitions = 0;  // radix: partitions of co-located ranks joined by others
 };
 
 struct EffectiveSortMergeSettings {
@@ -56,6 +61,7 @@ struct JoinResult {
   std::uint64_t bytes_put = 0;        // of which through MPI one-sided puts
   std::uint64_t puts = 0;
   std::vector<PhaseTime> phases;
+  NodeSharing sharing;
   EffectiveRadixSettings radix;        // radix join only
   EffectiveSortMergeSettings sort_merge;  // sort-merge join only
   std::vector<MatchPair> pairs;

@@ -24,10 +24,10 @@ void NodeTaskCounter::start(std::vector<std::size_t> counts) {
   MPI_Barrier(cluster_.node());
 }
 
-bool NodeTaskCounter::next(Task& task) {
-  const int lists = cluster_.node_size();
+bool NodeTaskCounter::next(Task& task, bool help_others) {
+  const int lists = help_others ? cluster_.node_size() : 1;
   for (int k = 0; k < lists; ++k) {
-    const int list = (cluster_.node_rank() + k) % lists;
+    const int list = (cluster_.node_rank() + k) % cluster_.node_size();
     const std::size_t count = counts_[static_cast<std::size_t>(list)];
     std::atomic_ref<std::uint64_t> next_index(*counter(list));
     // A plain load first: exhausted lists are passed over without writing

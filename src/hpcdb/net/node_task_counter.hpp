@@ -29,8 +29,9 @@ class NodeTaskCounter {
   // next(); the previous lists must no longer be in use on any rank.
   void start(std::vector<std::size_t> counts);
 
-  // Any thread of any rank of the node. False when every list is exhausted.
-  bool next(Task& task);
+  // Any thread of any rank of the node. False when every list is exhausted
+  // (only this rank's list when `help_others` is false).
+  bool next(Task& task, bool help_others = true);
 
  private:
   std::uint64_t* counter(int node_rank) const;

@@ -48,7 +48,7 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
   const std::uint64_t input = (inner + outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
   std::uint64_t per_rank =
       input + (options.is_radix() ? radix_join_memory_per_rank(inner, outer, ranks, cluster.node_count(), options.radix)
-                                  : sort_merge_join_memory_per_rank(inner, outer, ranks, options.sort_merge));
+                                  : sort_merge_join_memory_per_rank(inner, outer, ranks, options.sort_merge, cluster.node_size()));
   if (options.verify) per_rank += 2 * input;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
   const std::uint64_t available = available_memory_bytes();
@@ -106,7 +106,7 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
                           static_cast<double>(cluster.node_count()), calibration.put_bandwidth,
                           static_cast<double>(options.sort_merge.merge_fan_in),
                           static_cast<double>(sort_merge_subranges(inputs.inner.global_size, inputs.outer.global_size,
-                                                                   cluster.size(), options.sort_merge)),
+                                                                   cluster.size(), options.sort_merge, cluster.node_size())),
                           nodes_share_a_kernel(cluster)};
     context.model = predict_join(options.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
                                  static_cast<double>(inputs.outer.global_size), shape);

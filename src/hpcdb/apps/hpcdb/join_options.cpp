@@ -45,14 +45,14 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                 "Send every remote partition with MPI one-sided puts, also to ranks on the same node "
                 "(default: write co-located ranks' windows directly through shared memory)");
   join.add_option("--node-sharing", o.node_sharing,
-                  "radix: let the ranks of a node count and partition each other's input chunks and join each "
-                  "other's partitions, handed out by a node-wide counter, so that a slower core does not hold up "
-                  "its node ('off': each rank works on its own fragment and partitions)")
+                  "Let the ranks of a node share their passes over the input (in chunks) and, in the radix join, "
+                  "join each other's partitions: a worker takes its own rank's work first, then helps the others, "
+                  "so that a slower core does not hold up its node ('off': each rank works on its own data)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
   join.add_option("--input-chunks", o.input_chunks,
-                  "radix: chunks per rank fragment and relation, the unit of work of the histogram and network "
-                  "passes (0 = about 2^20 tuples each, at most 64, at least one per thread)")
+                  "Chunks per rank fragment and relation, the unit of work of the passes over the input "
+                  "(0 = about 2^20 tuples each, at most 64, at least one per thread)")
       ->capture_default_str();
   join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
       ->capture_default_str();
@@ -126,6 +126,8 @@ void resolve(JoinOptions& o) {
   m.compression = c.compression;
   m.threads = c.threads;
   m.force_put = c.force_put;
+  m.share_node_work = c.share_node_work;
+  m.input_chunks = c.input_chunks;
   m.keep_pairs = c.keep_pairs;
 }
 

@@ -29,6 +29,23 @@ std::string grouped(std::uint64_t value) {
   return out;
 }
 
+nlohmann::ordered_json sharing_json(const JoinOptions& options, const JoinResult& r) {
+  return {{"option", options.node_sharing},
+          {"input_chunks", r.sharing.input_chunks},
+          {"node_wide_chunks", r.sharing.node_wide},
+          {"peer_chunks", r.sharing.peer_chunks},
+          {"partitions_shared", r.sharing.partitions_shared},
+          {"peer_partitions", r.sharing.peer_partitions}};
+}
+
+// "on", "off", or why it is on for part of the work only.
+std::string sharing_summary(const JoinOptions& options, const JoinResult& r) {
+  if (options.node_sharing == "off") return "off";
+  if (r.sharing.node_wide) return r.sharing.partitions_shared ? "on (input chunks and partitions)" : "on (input chunks)";
+  if (r.sharing.partitions_shared) return "on (partitions only: the input fragments are private)";
+  return "on, but nothing to share (one rank per node, or private input fragments)";
+}
+
 nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext& context, const JoinResult& r) {
   if (options.is_radix()) {
     return {{"network_bits", r.radix.network_bits},
@@ -42,13 +59,9 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
             {"buffers_per_partition", options.radix.buffers_per_partition},
             {"assignment", options.assignment},
             {"write_path", write_path(options, context)},
-            {"node_sharing", options.node_sharing},
             {"build_splits", r.radix.build_splits},
             {"probe_splits", r.radix.probe_splits},
-            {"input_chunks", r.radix.input_chunks},
-            {"node_wide_chunks", r.radix.node_wide_chunks},
-            {"peer_chunks", r.radix.peer_chunks},
-            {"peer_partitions", r.radix.peer_partitions}};
+            {"node_sharing", sharing_json(options, r)}};
   }
   return {{"run_length", options.sort_merge.run_length},
           {"longest_run", r.sort_merge.run_length},
@@ -65,7 +78,8 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
           {"runs_sent", r.sort_merge.runs_sent},
           {"runs_sorted_by_32bit_keys", r.sort_merge.narrow_key_runs},
           {"merge_levels", r.sort_merge.merge_levels},
-          {"write_path", write_path(options, context)}};
+          {"write_path", write_path(options, context)},
+          {"node_sharing", sharing_json(options, r)}};
 }
 
 }  // namespace
@@ -136,16 +150,17 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                options.workload.selectivity, options.workload.seed);
   }
   if (options.is_radix()) {
-    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment, {} input chunks per rank and relation, node sharing {}\n",
+    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment\n",
                first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
-               first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment,
-               first.radix.input_chunks, !options.radix.share_node_work ? "off" : first.radix.node_wide_chunks ? "on" : "on (partitions only: fragments are private)");
+               first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
   } else {
     fmt::print(out, "  plan  : runs of up to {} tuples, {} key sub-ranges per rank, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
                first.sort_merge.run_length, first.sort_merge.subranges, options.sort_merge.merge_fan_in, options.send_order, options.splitters,
                first.sort_merge.tuple_bytes, first.sort_merge.compressed ? " (compressed)" : "",
                first.sort_merge.simd ? "AVX2" : "scalar", write_path(options, context));
   }
+  fmt::print(out, "  share : {} input chunks per rank and relation, node sharing {}\n", first.sharing.input_chunks,
+             sharing_summary(options, first));
   fmt::print(out, "  setup : {:.3f} s (data, pre-faulted windows and buffers; not part of the join time)\n",
              context.setup_seconds);
 }
@@ -167,9 +182,9 @@ void print_run(std::ostream& out, const RunContext& context, const JoinResult& r
   fmt::print(out, "  {:<18} {:>9.4f}\n", "imbalance", r.imbalance);
   fmt::print(out, "  sent to other ranks: {} ({} through {} puts)\n", format_bytes(static_cast<double>(r.bytes_sent)),
              format_bytes(static_cast<double>(r.bytes_put)), r.puts);
-  if (r.radix.input_chunks > 0 && context.ranks > 1) {
-    fmt::print(out, "  shared on the node: {} chunks and {} partitions done by a rank other than their owner\n",
-               grouped(r.radix.peer_chunks), grouped(r.radix.peer_partitions));
+  if (r.sharing.node_wide || r.sharing.partitions_shared) {
+    fmt::print(out, "  shared on the node: {} chunks{} done by a rank other than their owner\n", grouped(r.sharing.peer_chunks),
+               r.sharing.partitions_shared ? fmt::format(" and {} partitions", grouped(r.sharing.peer_partitions)) : "");
   }
 }
 

@@ -72,8 +72,9 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
   sort_merge.run_length = static_cast<std::size_t>(c.run_length);
   sort_merge.threads = o.threads;
   sort_merge.subranges = o.subranges;
+  const int ranks_per_machine = static_cast<int>((o.ranks + o.machines - 1) / o.machines);
   const unsigned subranges = sort_merge_subranges(static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(outer),
-                                                  static_cast<int>(o.ranks), sort_merge);
+                                                  static_cast<int>(o.ranks), sort_merge, ranks_per_machine);
   const ModelPrediction p = predict_join(o.algorithm, c, inner, outer,
                                          {static_cast<double>(o.ranks), static_cast<double>(o.threads),
                                           static_cast<double>(o.machines), bandwidth,

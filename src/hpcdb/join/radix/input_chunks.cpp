@@ -2,16 +2,14 @@
 
 #include <algorithm>
 
+#include "hpcdb/join/chunk_tasks.hpp"
+
 namespace hpcdb {
 
 unsigned InputChunks::chunks_for(std::uint64_t largest_relation, int ranks, unsigned threads, std::size_t partitions) {
-  constexpr std::uint64_t kChunkTuples = std::uint64_t{1} << 20;
-  constexpr std::uint64_t kMaxChunks = 64;
   constexpr std::uint64_t kMaxCounters = std::uint64_t{1} << 18;  // per relation: 2 MiB of counts
-  const std::uint64_t fragment = largest_relation / static_cast<std::uint64_t>(std::max(ranks, 1)) + 1;
-  std::uint64_t chunks = std::clamp<std::uint64_t>((fragment + kChunkTuples - 1) / kChunkTuples, 1, kMaxChunks);
-  chunks = std::min<std::uint64_t>(chunks, std::max<std::uint64_t>(1, kMaxCounters / partitions));
-  return static_cast<unsigned>(std::max<std::uint64_t>(chunks, threads));
+  const std::uint64_t max_chunks = std::min<std::uint64_t>(64, std::max<std::uint64_t>(1, kMaxCounters / partitions));
+  return default_input_chunks(largest_relation, ranks, threads, max_chunks);
 }
 
 InputChunks::InputChunks(const Cluster& cluster, unsigned chunks, std::size_t partitions)

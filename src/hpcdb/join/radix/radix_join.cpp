@@ -9,9 +9,9 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/phase_clock.hpp"
 #include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/join/chunk_tasks.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
-#include "hpcdb/join/radix/chunk_tasks.hpp"
 #include "hpcdb/join/radix/network_partitioner.hpp"
 #include "hpcdb/join/radix/partition_assignment.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
@@ -163,10 +163,11 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
   summarize_over_ranks(cluster_, clock, total, result);
   result.radix.build_splits = allreduce(result.radix.build_splits, MPI_SUM, world);
   result.radix.probe_splits = allreduce(result.radix.probe_splits, MPI_SUM, world);
-  result.radix.peer_chunks = allreduce(result.radix.peer_chunks, MPI_SUM, world);
-  result.radix.peer_partitions = allreduce(result.radix.peer_partitions, MPI_SUM, world);
-  result.radix.input_chunks = chunks_->chunks();
-  result.radix.node_wide_chunks = tasks.node_wide();
+  result.sharing.peer_chunks = allreduce(result.sharing.peer_chunks, MPI_SUM, world);
+  result.sharing.peer_partitions = allreduce(result.sharing.peer_partitions, MPI_SUM, world);
+  result.sharing.input_chunks = chunks_->chunks();
+  result.sharing.node_wide = tasks.node_wide();
+  result.sharing.partitions_shared = node_tasks_ != nullptr;
   result.radix.network_bits = bits_.network;
   result.radix.local_bits = bits_.local;
   result.radix.key_bits = histograms.bits.key_bits;
@@ -246,7 +247,7 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
                       chunks_->counts(task.node_rank, task.relation, task.chunk), writer, pass_stats[t]);
     }
   });
-  for (unsigned t = 0; t < threads; ++t) result.radix.peer_chunks += peer_chunks[t];
+  for (unsigned t = 0; t < threads; ++t) result.sharing.peer_chunks += peer_chunks[t];
   for (const NetworkPassStats& s : pass_stats) {
     result.puts += s.puts;
     result.bytes_put += s.bytes_put;
@@ -394,7 +395,7 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
   for (unsigned t = 0; t < threads; ++t) {
     local_seconds += joiners[t]->local_partition_seconds / threads;
     result.radix.build_splits += joiners[t]->build_splits;
-    result.radix.peer_partitions += peer_partitions[t];
+    result.sharing.peer_partitions += peer_partitions[t];
     matches.merge(std::move(collectors[t]));
   }
   result.matches = matches.count;

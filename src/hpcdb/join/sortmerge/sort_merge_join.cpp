@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <vector>
 
 #include "hpcdb/core/bits.hpp"
@@ -14,6 +16,7 @@
 #include "hpcdb/kernels/merge_join_scan.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/write_combiner.hpp"
+#include "hpcdb/join/chunk_tasks.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 #include "hpcdb/join/sortmerge/run_merger.hpp"
 #include "hpcdb/join/sortmerge/sort_formats.hpp"
@@ -70,23 +73,18 @@ struct SortMergeJoin::KeyBounds {
 namespace {
 
 template <class Bounds>
-Bounds key_bounds(const Relation& inner, const Relation& outer, unsigned threads, MPI_Comm comm) {
-  std::vector<Bounds> per_thread(threads);
-  run_on_threads(threads, [&](unsigned t) {
-    Bounds b;
-    for (const Relation* relation : {&inner, &outer}) {
-      const std::size_t n = relation->tuples.size();
-      const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
-      for (std::size_t i = first; i < last; ++i) {
-        const Tuple& tuple = relation->tuples[i];
-        b.min_key = std::min(b.min_key, tuple.key);
-        b.max_key = std::max(b.max_key, tuple.key);
-        b.key_or |= tuple.key;
-        b.rid_or |= tuple.rid;
-      }
-    }
-    per_thread[t] = b;
-  });
+void widen(Bounds& b, std::span<const Tuple> tuples) {
+  for (const Tuple& tuple : tuples) {
+    b.min_key = std::min(b.min_key, tuple.key);
+    b.max_key = std::max(b.max_key, tuple.key);
+    b.key_or |= tuple.key;
+    b.rid_or |= tuple.rid;
+  }
+}
+
+// The bounds over every rank, from each of this rank's workers' bounds.
+template <class Bounds>
+Bounds reduce_bounds(const std::vector<Bounds>& per_thread, MPI_Comm comm) {
   Bounds all;
   for (const Bounds& b : per_thread) {
     all.min_key = std::min(all.min_key, b.min_key);
@@ -103,6 +101,32 @@ Bounds key_bounds(const Relation& inner, const Relation& outer, unsigned threads
   return all;
 }
 
+// Over every rank's fragments, each rank scanning its own.
+template <class Bounds>
+Bounds key_bounds(const Relation& inner, const Relation& outer, unsigned threads, MPI_Comm comm) {
+  std::vector<Bounds> per_thread(threads);
+  run_on_threads(threads, [&](unsigned t) {
+    for (const Relation* relation : {&inner, &outer}) {
+      const std::size_t n = relation->tuples.size();
+      const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
+      widen(per_thread[t], std::span<const Tuple>(relation->tuples.data() + first, last - first));
+    }
+  });
+  return reduce_bounds(per_thread, comm);
+}
+
+// Over every rank's fragments, in chunks (shared over the node when node-wide).
+template <class Bounds>
+Bounds key_bounds(ChunkTasks& tasks, unsigned threads, MPI_Comm comm) {
+  std::vector<Bounds> per_thread(threads);
+  tasks.start();
+  run_on_threads(threads, [&](unsigned t) {
+    ChunkTask task;
+    while (tasks.next(task)) widen(per_thread[t], task.tuples);
+  });
+  return reduce_bounds(per_thread, comm);
+}
+
 // One thread's runs of one relation, cut by destination range.
 struct RunChains {
   std::vector<std::vector<std::uint32_t>> blocks;  // per range: staging block indices, in order
@@ -115,20 +139,27 @@ struct RunChains {
 
 }  // namespace
 
+namespace {
+bool shares_node_work(const SortMergeJoinConfig& config, int ranks_per_node) {
+  return config.share_node_work && ranks_per_node > 1;
+}
+}  // namespace
+
 unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
-                              const SortMergeJoinConfig& config) {
+                              const SortMergeJoinConfig& config, int ranks_per_node) {
   if (config.subranges != 0) return config.subranges;
   const double senders = static_cast<double>(ranks) * config.threads;
   const double share = static_cast<double>(std::min(inner_tuples, outer_tuples)) / senders / ranks;  // per sender and rank
-  const double wanted = share / static_cast<double>(config.run_length);
+  const double runs_per_share = shares_node_work(config, ranks_per_node) ? 2.0 : 1.0;
+  const double wanted = share * runs_per_share / static_cast<double>(config.run_length);
   unsigned subranges = 1;
   while (subranges < 1024 && subranges * 1.41 < wanted) subranges *= 2;  // the nearest power of two
   return subranges;
 }
 
 std::size_t sort_merge_staging_block(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
-                                     const SortMergeJoinConfig& config) {
-  const unsigned subranges = sort_merge_subranges(inner_tuples, outer_tuples, ranks, config);
+                                     const SortMergeJoinConfig& config, int ranks_per_node) {
+  const unsigned subranges = sort_merge_subranges(inner_tuples, outer_tuples, ranks, config, ranks_per_node);
   const double ranges = static_cast<double>(ranks) * subranges;
   const double share = static_cast<double>(std::max(inner_tuples, outer_tuples)) / ranks / config.threads / ranges;
   const auto wanted = static_cast<std::size_t>(std::min(2 * share, 1e12));
@@ -137,12 +168,13 @@ std::size_t sort_merge_staging_block(std::uint64_t inner_tuples, std::uint64_t o
 }
 
 std::uint64_t sort_merge_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
-                                              const SortMergeJoinConfig& config) {
+                                              const SortMergeJoinConfig& config, int ranks_per_node) {
   const std::uint64_t local = (inner_tuples + outer_tuples) / static_cast<std::uint64_t>(ranks);
-  const unsigned subranges = sort_merge_subranges(inner_tuples, outer_tuples, ranks, config);
-  const std::size_t block = sort_merge_staging_block(inner_tuples, outer_tuples, ranks, config);
+  const unsigned subranges = sort_merge_subranges(inner_tuples, outer_tuples, ranks, config, ranks_per_node);
+  const std::size_t block = sort_merge_staging_block(inner_tuples, outer_tuples, ranks, config, ranks_per_node);
+  const std::uint64_t helping = shares_node_work(config, ranks_per_node) ? local / 2 : 0;
   return 2 * ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16) +
-         staging_bytes(local, ranks, config.threads, subranges, block, 16);
+         staging_bytes(local + helping, ranks, config.threads, subranges, block, 16);
 }
 
 SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& config, const Relation& inner,
@@ -154,16 +186,33 @@ SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& 
   }
   if (config.merge_fan_in < 2 || config.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
   if (config.subranges > 4096) throw UsageError("--subranges must be at most 4096");
-  subranges_ = sort_merge_subranges(inner.global_size, outer.global_size, cluster.size(), config);
-  block_ = sort_merge_staging_block(inner.global_size, outer.global_size, cluster.size(), config);
+  if (config.input_chunks > 4096) throw UsageError("--input-chunks must be at most 4096");
+  subranges_ = sort_merge_subranges(inner.global_size, outer.global_size, cluster.size(), config, cluster.node_size());
+  block_ = sort_merge_staging_block(inner.global_size, outer.global_size, cluster.size(), config, cluster.node_size());
   const KeyBounds bounds = key_bounds<KeyBounds>(inner, outer, config.threads, cluster.world());
   const unsigned tuple_bytes = bounds.compressible(config.compression) ? 8 : 16;
   const std::size_t window = ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes);
   windows_ = std::make_unique<ReceiveWindows>(cluster, window, config.force_put || cluster.node_count() > 1);
   merge_buffer_ = MemoryRegion(window, Prefault::yes);
+  chunks_ = config.input_chunks > 0
+                ? config.input_chunks
+                : default_input_chunks(std::max(inner.global_size, outer.global_size), cluster.size(), config.threads);
+  const std::uint64_t local = inner.tuples.size() + outer.tuples.size();
+  std::uint64_t help_room = 0;
+  if (shares_node_work(config, cluster.node_size())) {
+    node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
+    // Workers take co-located ranks' chunks while fewer than half as many
+    // tuples again as this rank's own have been taken; each may hold one
+    // more chunk when they stop.
+    std::uint64_t largest_fragment = std::max(inner.tuples.size(), outer.tuples.size());
+    for (const Relation* relation : {&inner, &outer}) {
+      for (std::span<const Tuple> fragment : relation->node_fragments) largest_fragment = std::max<std::uint64_t>(largest_fragment, fragment.size());
+    }
+    help_tuples_ = local / 2;
+    help_room = help_tuples_ + config.threads * (largest_fragment / chunks_ + 1);
+  }
   staging_ = MemoryRegion(
-      staging_bytes(inner.tuples.size() + outer.tuples.size(), cluster.size(), config.threads, subranges_, block_,
-                    tuple_bytes),
+      staging_bytes(local + help_room, cluster.size(), config.threads, subranges_, block_, tuple_bytes),
       Prefault::yes);
 }
 
@@ -175,26 +224,30 @@ JoinResult SortMergeJoin::run(const Relation& inner, const Relation& outer) {
   MPI_Barrier(cluster_.world());
   const double start = MPI_Wtime();
   clock.start("partition");
-  const KeyBounds bounds = key_bounds<KeyBounds>(inner, outer, config_.threads, cluster_.world());
+  ChunkTasks tasks(cluster_, node_tasks_.get(), chunks_, inner, outer);
+  const KeyBounds bounds = key_bounds<KeyBounds>(tasks, config_.threads, cluster_.world());
   if (bounds.compressible(config_.compression)) {
     run_with(OffsetCompressedFormat{bounds.max_key < bounds.min_key ? 0 : bounds.min_key, bounds.rid_bits()}, inner,
-             outer, bounds, result, clock);
+             outer, tasks, bounds, result, clock);
   } else {
-    run_with(WideTupleFormat{}, inner, outer, bounds, result, clock);
+    run_with(WideTupleFormat{}, inner, outer, tasks, bounds, result, clock);
   }
   clock.stop();
   summarize_over_ranks(cluster_, clock, MPI_Wtime() - start, result);
   result.sort_merge.runs_sent = allreduce(result.sort_merge.runs_sent, MPI_SUM, cluster_.world());
   result.sort_merge.narrow_key_runs = allreduce(result.sort_merge.narrow_key_runs, MPI_SUM, cluster_.world());
   result.sort_merge.merge_levels = allreduce(result.sort_merge.merge_levels, MPI_MAX, cluster_.world());
+  result.sharing.peer_chunks = allreduce(result.sharing.peer_chunks, MPI_SUM, cluster_.world());
+  result.sharing.input_chunks = chunks_;
+  result.sharing.node_wide = tasks.node_wide();
   result.sort_merge.key_bits = bounds.key_offset_bits();
   result.sort_merge.rid_bits = bounds.rid_bits();
   return result;
 }
 
 template <class Format>
-void SortMergeJoin::run_with(Format format, const Relation& inner, const Relation& outer, const KeyBounds& bounds,
-                             JoinResult& result, PhaseClock& clock) {
+void SortMergeJoin::run_with(Format format, const Relation& inner, const Relation& outer, ChunkTasks& chunks,
+                             const KeyBounds& bounds, JoinResult& result, PhaseClock& clock) {
   using Stored = typename Format::Stored;
   const MPI_Comm world = cluster_.world();
   const int me = cluster_.rank();
@@ -217,48 +270,60 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
           : KeyRanges::equal_width(bounds.min_key, bounds.max_key, static_cast<unsigned>(combined));
   const std::size_t staging_items = staging_.bytes() / sizeof(Stored);
   auto* staging = static_cast<Stored*>(staging_.data());
-  // chains[t][relation]
+  // chains[t][relation]: the runs worker t formed, from whichever chunks it took
   std::vector<std::array<RunChains, 2>> chains(threads);
-  std::vector<std::size_t> first_block(threads + 1, 0);
-  {
-    // Thread t owns staging blocks [first_block[t], first_block[t + 1]).
-    const std::size_t total_blocks = staging_items / run_length;
-    for (unsigned t = 0; t <= threads; ++t) first_block[t] = split_point(total_blocks, threads, t);
-  }
+  const std::size_t total_blocks = staging_items / run_length;
+  std::atomic<std::size_t> next_block{0};  // staging blocks are handed out one by one
+  std::atomic<std::uint64_t> helped{0};    // tuples of co-located ranks' chunks taken here
+  std::atomic<std::uint64_t> peer_chunks{0};
+  const int own = cluster_.node_rank();
+  chunks.start();
   run_on_threads(threads, [&](unsigned t) {
-    std::size_t next_block = first_block[t];
-    WriteCombiner<Stored> combiner(combined);
+    WriteCombiner<Stored> inner_combiner(combined);
+    WriteCombiner<Stored> outer_combiner(combined);
+    WriteCombiner<Stored>* combiners[2] = {&inner_combiner, &outer_combiner};
+    auto next_run = [&](int relation, std::size_t c) {
+      const std::size_t block = next_block.fetch_add(1, std::memory_order_relaxed);
+      if (block >= total_blocks) throw Error("sort-merge join: run staging memory exhausted");
+      chains[t][static_cast<std::size_t>(relation)].blocks[c].push_back(static_cast<std::uint32_t>(block));
+      Stored* begin = staging + block * run_length;
+      combiners[relation]->set_run(c, begin, begin + run_length);
+    };
     for (int relation = 0; relation < 2; ++relation) {
-      const Relation& rel = relation == 0 ? inner : outer;
       RunChains& chain = chains[t][static_cast<std::size_t>(relation)];
       chain.blocks.assign(combined, {});
       chain.fill.assign(combined, 0);
-      auto next_run = [&](std::size_t c) {
-        if (next_block >= first_block[t + 1]) throw Error("sort-merge join: run staging memory exhausted");
-        chain.blocks[c].push_back(static_cast<std::uint32_t>(next_block));
-        Stored* begin = staging + next_block * run_length;
-        combiner.set_run(c, begin, begin + run_length);
-        ++next_block;
-      };
-      for (std::size_t c = 0; c < combined; ++c) next_run(c);
-      const std::size_t n = rel.tuples.size();
-      const std::size_t first = split_point(n, threads, t), last = split_point(n, threads, t + 1);
-      const Format encoder = format;  // a copy the stores below cannot alias
+      for (std::size_t c = 0; c < combined; ++c) next_run(relation, c);
+    }
+    const Format encoder = format;  // a copy the stores below cannot alias
+    ChunkTask task;
+    // Own chunks always fit the staging memory; others' only within its room for them.
+    while (chunks.next(task, helped.load(std::memory_order_relaxed) < help_tuples_)) {
+      if (task.node_rank != own) {
+        helped.fetch_add(task.tuples.size(), std::memory_order_relaxed);
+        peer_chunks.fetch_add(1, std::memory_order_relaxed);
+      }
+      WriteCombiner<Stored>& combiner = *combiners[task.relation];
+      auto on_full = [&](std::size_t c) { next_run(task.relation, c); };
       ranges.visit([&](auto range_of) {
-        const Tuple* tuples = rel.tuples.data();
-        std::size_t i = first;
-        for (; i + 2 <= last; i += 2) {
+        const Tuple* tuples = task.tuples.data();
+        const std::size_t n = task.tuples.size();
+        std::size_t i = 0;
+        for (; i + 2 <= n; i += 2) {
           const Tuple a = tuples[i], b = tuples[i + 1];
-          combiner.push_pair(range_of(a.key), encoder.encode(a), range_of(b.key), encoder.encode(b), next_run);
+          combiner.push_pair(range_of(a.key), encoder.encode(a), range_of(b.key), encoder.encode(b), on_full);
         }
-        if (i < last) {
+        if (i < n) {
           const unsigned c = range_of(tuples[i].key);
-          if (combiner.push(c, encoder.encode(tuples[i]))) next_run(c);
+          if (combiner.push(c, encoder.encode(tuples[i]))) on_full(c);
         }
       });
+    }
+    for (int relation = 0; relation < 2; ++relation) {
+      RunChains& chain = chains[t][static_cast<std::size_t>(relation)];
       for (std::size_t c = 0; c < combined; ++c) {
         const Stored* begin = staging + static_cast<std::size_t>(chain.blocks[c].back()) * run_length;
-        auto filled = static_cast<std::uint32_t>(combiner.drain(c) - begin);
+        auto filled = static_cast<std::uint32_t>(combiners[relation]->drain(c) - begin);
         if (filled == 0) {  // the last block stayed empty
           chain.blocks[c].pop_back();
           filled = chain.blocks[c].empty() ? 0 : static_cast<std::uint32_t>(run_length);
@@ -268,6 +333,7 @@ void SortMergeJoin::run_with(Format format, const Relation& inner, const Relatio
     }
     WriteCombiner<Stored>::publish();
   });
+  result.sharing.peer_chunks = peer_chunks.load();
 
   // --- window allocation: sizes, offsets, per-sender counts. A target's
   // region of one relation holds its sub-ranges in key order, each with the

@@ -1,10 +1,14 @@
 #pragma once
-// Hands out the chunks of the histogram and network-partitioning passes to
-// worker threads. When the input fragments are node-shared (and node sharing
-// is on), the tasks are every chunk of every rank of the node, one list per
-// rank (NodeTaskCounter), so the node's ranks finish a pass together even
-// when one core runs slower; otherwise a rank's threads share its own chunks.
+// Hands out chunks of a join's input, the unit of work of its passes over
+// the input, to worker threads: every rank's fragment of each relation is cut
+// into the same number of nearly equal chunks. When the fragments are
+// node-shared (and node sharing is on), the tasks are every chunk of every
+// rank of the node, one list per rank (NodeTaskCounter), so the node's ranks
+// finish a pass together even when one core runs slower; otherwise a rank's
+// threads share its own chunks.
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <span>
 #include <vector>
@@ -23,6 +27,16 @@ struct ChunkTask {
   unsigned chunk = 0;
   std::span<const Tuple> tuples;
 };
+
+// Chunks per fragment and relation: about 2^20 tuples each (the unit of
+// balance), at most `max_chunks`, and at least one per worker thread.
+inline unsigned default_input_chunks(std::uint64_t largest_relation, int ranks, unsigned threads,
+                                     std::uint64_t max_chunks = 64) {
+  constexpr std::uint64_t kChunkTuples = std::uint64_t{1} << 20;
+  const std::uint64_t fragment = largest_relation / static_cast<std::uint64_t>(std::max(ranks, 1)) + 1;
+  const std::uint64_t chunks = std::clamp<std::uint64_t>((fragment + kChunkTuples - 1) / kChunkTuples, 1, std::max<std::uint64_t>(max_chunks, 1));
+  return static_cast<unsigned>(std::max<std::uint64_t>(chunks, threads));
+}
 
 class ChunkTasks {
  public:
@@ -57,13 +71,14 @@ class ChunkTasks {
   }
 
   // Any thread. False when no task is left in this round. Node-wide, a
-  // worker takes its own rank's chunks first, then helps the other ranks.
-  bool next(ChunkTask& task) {
+  // worker takes its own rank's chunks first, then (if `help_others`) helps
+  // the other ranks with theirs.
+  bool next(ChunkTask& task, bool help_others = true) {
     std::size_t source = 0;
     std::size_t index = 0;
     if (node_counter_ != nullptr) {
       NodeTaskCounter::Task taken;
-      if (!node_counter_->next(taken)) return false;
+      if (!node_counter_->next(taken, help_others)) return false;
       source = static_cast<std::size_t>(taken.list);
       index = taken.index;
     } else if (!local_->next(index)) {
