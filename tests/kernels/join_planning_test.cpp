@@ -72,5 +72,16 @@ TEST(SortMergeStaging, FullRunsForLargeInputsShorterBlocksForSmallOnes) {
   EXPECT_EQ(sort_merge_staging_block(100'000, 50'000, 2, config), 3128u);  // 2 * 100000 / 2 / 32 = 3125 -> 3128
 }
 
+TEST(SortMergeSubranges, HalfARunPerSenderWhenTheRanksOfANodeShareWork) {
+  SortMergeJoinConfig config;  // runs of 16384
+  const std::uint64_t big = 32'000'000;
+  EXPECT_EQ(sort_merge_subranges(big, big, 2, config), 512u);     // 16M / 2 senders / 512 = 15625 per sender
+  EXPECT_EQ(sort_merge_subranges(big, big, 2, config, 2), 1024u);  // 7812: a helper's extra still fits its block
+  EXPECT_EQ(sort_merge_staging_block(big, big, 2, config, 2), 15632u);  // twice a share, whole cache lines
+  config.share_node_work = false;
+  EXPECT_EQ(sort_merge_subranges(big, big, 2, config, 2), 512u);
+  EXPECT_EQ(sort_merge_subranges(big, big, 2, config, 1), 512u);
+}
+
 }  // namespace
 }  // namespace hpcdb

@@ -137,12 +137,10 @@ struct RunChains {
   }
 };
 
-}  // namespace
-
-namespace {
 bool shares_node_work(const SortMergeJoinConfig& config, int ranks_per_node) {
   return config.share_node_work && ranks_per_node > 1;
 }
+
 }  // namespace
 
 unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
