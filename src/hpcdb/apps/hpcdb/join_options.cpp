@@ -62,7 +62,7 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--subranges", o.subranges,
                   "sort-merge: key sub-ranges per rank, partitioned in the same pass and merged apart, so that "
                   "fewer merge levels are needed (1 = one range per rank as in the thesis; 0 = chosen so that each "
-                  "sender's share of a sub-range is about one run)")
+                  "sender's share of a sub-range is about one run, or half a run when the ranks of a node share work)")
       ->capture_default_str();
   join.add_option("--send-order", o.send_order,
                   "sort-merge: 'shifted' (rank i sends to rank i+1 first, then cyclically) or 'natural' (rank 0 first)")
