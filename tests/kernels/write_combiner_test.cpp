@@ -114,5 +114,18 @@ TEST(WriteCombiner, ReportsFullBuffers) {
   for (std::uint64_t i = 0; i < 16; ++i) EXPECT_EQ(buffer[i], i);
 }
 
+TEST(WriteCombiner, AnExtendedRunGoesOnWhereItEnded) {
+  AlignedArray<std::uint64_t> buffer(40);
+  WriteCombiner<std::uint64_t> combiner(1);
+  combiner.set_run(0, buffer.data() + 3, buffer.data() + 13);  // ends mid-line
+  for (std::uint64_t i = 0; i < 10; ++i) EXPECT_FALSE(combiner.push(0, i)) << i;
+  combiner.extend_run(0, buffer.data() + 24);  // exactly at a line's end
+  for (std::uint64_t i = 10; i < 21; ++i) EXPECT_EQ(combiner.push(0, i), i == 20) << i;
+  combiner.extend_run(0, buffer.data() + 35);  // after it was reported exhausted
+  for (std::uint64_t i = 21; i < 32; ++i) EXPECT_FALSE(combiner.push(0, i)) << i;
+  EXPECT_EQ(combiner.drain(0), buffer.data() + 35);
+  for (std::uint64_t i = 0; i < 32; ++i) EXPECT_EQ(buffer[3 + i], i);
+}
+
 }  // namespace
 }  // namespace hpcdb

@@ -55,6 +55,11 @@ class WriteCombiner {
     lines_[p].count() = start;
   }
 
+  // The run of p now ends at `end`, later than before: the items that follow
+  // go right after the earlier ones (also when push() has just reported the
+  // run exhausted at its old end).
+  void extend_run(std::size_t p, Stored* end) { runs_[p].end = end; }
+
   // Appends v to partition p. Returns true when this write exhausted the run
   // (the caller must install a new run before pushing to p again).
   bool push(std::size_t p, const Stored& v) {

@@ -51,20 +51,43 @@ class NetworkPartitioner {
   // number of tuples of partition p in the input.
   void run(const Tuple* in, std::size_t n, Format format, const std::vector<PartitionTarget<Stored>>& targets,
            const std::uint64_t* counts, OneSidedWriter* writer, NetworkPassStats& stats) {
-    const std::size_t partitions = combiner_.partitions();
-    const std::uint64_t mask = partitions - 1;
-    for (std::size_t p = 0; p < partitions; ++p) {
+    start(targets, counts);
+    push(in, n, format, writer, stats);
+    finish(writer, stats);
+  }
+
+  // run() in steps, for input that arrives in pieces: start() with the
+  // targets and exact counts of the first piece, push() it, extend() by the
+  // counts of each next piece whose tuples go right after the earlier ones
+  // in every partition (the next chunk of the same fragment) and push() it,
+  // then finish(). Continuing a pass, rather than a new one per piece, writes
+  // no partly filled cache lines at the pieces' borders.
+  void start(const std::vector<PartitionTarget<Stored>>& targets, const std::uint64_t* counts) {
+    targets_ = targets;
+    pending_.assign(counts, counts + combiner_.partitions());
+    for (std::size_t p = 0; p < combiner_.partitions(); ++p) {
       Ring& ring = rings_[p];
       ring.sent = 0;
       ring.current = 0;
-      if (targets[p].direct != nullptr) {
-        combiner_.set_run(p, targets[p].direct, targets[p].direct + counts[p]);
+      if (targets_[p].direct != nullptr) {
+        combiner_.set_run(p, targets_[p].direct, targets_[p].direct + counts[p]);
       } else {
         combiner_.set_run(p, buffer(p, 0), buffer(p, 0) + buffer_items_);
       }
     }
+  }
+
+  void extend(const std::uint64_t* counts) {
+    for (std::size_t p = 0; p < combiner_.partitions(); ++p) {
+      pending_[p] += counts[p];
+      if (targets_[p].direct != nullptr) combiner_.extend_run(p, targets_[p].direct + pending_[p]);
+    }
+  }
+
+  void push(const Tuple* in, std::size_t n, Format format, OneSidedWriter* writer, NetworkPassStats& stats) {
+    const std::uint64_t mask = combiner_.partitions() - 1;
     auto ship_full_buffer = [&](std::size_t p) {
-      if (targets[p].direct == nullptr) send_full_buffer(p, targets[p], writer, stats);
+      if (targets_[p].direct == nullptr) send_full_buffer(p, targets_[p], writer, stats);
     };
     std::size_t i = 0;
     for (; i + 2 <= n; i += 2) {
@@ -75,12 +98,15 @@ class NetworkPartitioner {
       const std::size_t p = in[i].key & mask;
       if (combiner_.push(p, format.encode(in[i]))) ship_full_buffer(p);
     }
-    for (std::size_t p = 0; p < partitions; ++p) {
-      if (counts[p] == 0) continue;
+  }
+
+  void finish(OneSidedWriter* writer, NetworkPassStats& stats) {
+    for (std::size_t p = 0; p < combiner_.partitions(); ++p) {
+      if (pending_[p] == 0) continue;
       Stored* end = combiner_.drain(p);
-      if (targets[p].direct != nullptr) continue;
+      if (targets_[p].direct != nullptr) continue;
       Stored* begin = buffer(p, rings_[p].current);
-      if (end > begin) send(p, begin, static_cast<std::size_t>(end - begin), targets[p], writer, stats);
+      if (end > begin) send(p, begin, static_cast<std::size_t>(end - begin), targets_[p], writer, stats);
     }
     WriteCombiner<Stored>::publish();
     if (writer == nullptr) return;  // nothing was put
@@ -129,6 +155,8 @@ class NetworkPartitioner {
   }
 
   WriteCombiner<Stored> combiner_;
+  std::vector<PartitionTarget<Stored>> targets_;  // of the current pass
+  std::vector<std::uint64_t> pending_;           // items of the current pass, per partition
   std::size_t buffer_items_;
   unsigned ring_size_;
   Stored* buffers_;

@@ -225,27 +225,39 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
     NetworkPartitioner<Format> partitioner(partitions, buffer_items, config_.buffers_per_partition, buffers);
     std::vector<PartitionTarget<Stored>> targets(partitions);
     ChunkTask task;
+    ChunkTask previous;
+    bool open = false;  // a pass is under way, over `previous` and the chunks before it
     while (tasks.next(task)) {
       if (task.node_rank != own) ++peer_chunks[t];
-      const bool is_inner = task.relation == 0;
-      const std::vector<std::uint64_t>& base = is_inner ? layout.inner_base : layout.outer_base;
-      const std::uint64_t* starts = chunks_->starts(task.node_rank, task.relation, task.chunk);
-      for (std::size_t p = 0; p < partitions; ++p) {
-        const std::uint64_t slot = base[p] + starts[p];
-        const int q = owner[p];
-        const std::uint64_t region = is_inner ? 0 : layout.outer_region_offset[static_cast<std::size_t>(q)];
-        const int node_rank = cluster_.node_rank_of(q);
-        if (node_rank >= 0 && !config_.force_put) {
-          targets[p].direct = reinterpret_cast<Stored*>(windows_->segment(node_rank) + region) + slot;
-        } else {
-          targets[p].direct = nullptr;
-          targets[p].rank = q;
-          targets[p].disp_bytes = region + slot * sizeof(Stored);
+      const std::uint64_t* counts = chunks_->counts(task.node_rank, task.relation, task.chunk);
+      if (open && task.node_rank == previous.node_rank && task.relation == previous.relation &&
+          task.chunk == previous.chunk + 1) {
+        partitioner.extend(counts);  // its tuples go right after the previous chunk's
+      } else {
+        if (open) partitioner.finish(writer, pass_stats[t]);
+        const bool is_inner = task.relation == 0;
+        const std::vector<std::uint64_t>& base = is_inner ? layout.inner_base : layout.outer_base;
+        const std::uint64_t* starts = chunks_->starts(task.node_rank, task.relation, task.chunk);
+        for (std::size_t p = 0; p < partitions; ++p) {
+          const std::uint64_t slot = base[p] + starts[p];
+          const int q = owner[p];
+          const std::uint64_t region = is_inner ? 0 : layout.outer_region_offset[static_cast<std::size_t>(q)];
+          const int node_rank = cluster_.node_rank_of(q);
+          if (node_rank >= 0 && !config_.force_put) {
+            targets[p].direct = reinterpret_cast<Stored*>(windows_->segment(node_rank) + region) + slot;
+          } else {
+            targets[p].direct = nullptr;
+            targets[p].rank = q;
+            targets[p].disp_bytes = region + slot * sizeof(Stored);
+          }
         }
+        partitioner.start(targets, counts);
+        open = true;
       }
-      partitioner.run(task.tuples.data(), task.tuples.size(), format, targets,
-                      chunks_->counts(task.node_rank, task.relation, task.chunk), writer, pass_stats[t]);
+      partitioner.push(task.tuples.data(), task.tuples.size(), format, writer, pass_stats[t]);
+      previous = task;
     }
+    if (open) partitioner.finish(writer, pass_stats[t]);
   });
   for (unsigned t = 0; t < threads; ++t) result.sharing.peer_chunks += peer_chunks[t];
   for (const NetworkPassStats& s : pass_stats) {
