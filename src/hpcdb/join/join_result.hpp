@@ -32,7 +32,7 @@ struct EffectiveRadixSettings {
 struct NodeSharing {
   unsigned input_chunks = 0;      // chunks per rank fragment and relation
   bool node_wide = false;         // chunks handed out over the node (fragments node-shared)
-  std::uint64_t peer_chunks = 0;  // chunks of co-located ranks' fragments taken by others, per pass
+  std::uint64_t peer_chunks = 0;  // chunks of co-located ranks' fragments partitioned by others
   bool partitions_shared = false;      // radix: partitions are joined over the node too
   std::uint64_t peer_partitions = 0;  // radix: partitions of co-located ranks joined by others
 };

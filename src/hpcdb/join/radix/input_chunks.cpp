@@ -6,10 +6,11 @@
 
 namespace hpcdb {
 
-unsigned InputChunks::chunks_for(std::uint64_t largest_relation, int ranks, unsigned threads, std::size_t partitions) {
+unsigned InputChunks::chunks_for(unsigned requested, std::uint64_t largest_relation, int ranks, unsigned threads,
+                                 std::size_t partitions) {
   constexpr std::uint64_t kMaxCounters = std::uint64_t{1} << 18;  // per relation: 2 MiB of counts
   const std::uint64_t max_chunks = std::min<std::uint64_t>(64, std::max<std::uint64_t>(1, kMaxCounters / partitions));
-  return default_input_chunks(largest_relation, ranks, threads, max_chunks);
+  return input_chunks(requested, largest_relation, ranks, threads, max_chunks);
 }
 
 InputChunks::InputChunks(const Cluster& cluster, unsigned chunks, std::size_t partitions)

@@ -15,10 +15,10 @@ namespace hpcdb {
 
 class InputChunks {
  public:
-  // Chunks per fragment and relation: about 2^20 tuples each (the unit of
-  // balance), at most 64, as few as keep the tables within a few MiB at
-  // large fan-outs, and at least one per worker thread.
-  static unsigned chunks_for(std::uint64_t largest_relation, int ranks, unsigned threads, std::size_t partitions);
+  // input_chunks() (chunk_tasks.hpp), with as few chunks by default as keep
+  // the tables within a few MiB at large fan-outs.
+  static unsigned chunks_for(unsigned requested, std::uint64_t largest_relation, int ranks, unsigned threads,
+                             std::size_t partitions);
 
   // Collective over the node.
   InputChunks(const Cluster& cluster, unsigned chunks, std::size_t partitions);

@@ -64,10 +64,9 @@ std::uint64_t radix_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64
   const RadixBits bits = choose_radix_bits(inner_tuples, ranks, config.threads, 16, cpu, config.network_bits, config.local_bits);
   std::uint64_t bytes = ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16);
   const std::size_t partitions = std::size_t{1} << bits.network;
-  const unsigned chunks = config.input_chunks > 0
-                             ? config.input_chunks
-                             : InputChunks::chunks_for(std::max(inner_tuples, outer_tuples), ranks, config.threads, partitions);
-  bytes += InputChunks::bytes_for(chunks, partitions);
+  bytes += InputChunks::bytes_for(
+      InputChunks::chunks_for(config.input_chunks, std::max(inner_tuples, outer_tuples), ranks, config.threads, partitions),
+      partitions);
   if (config.force_put || node_count > 1) bytes += send_buffer_bytes(config, bits.network);
   return bytes;
 }
@@ -94,12 +93,13 @@ RadixJoin::RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, cons
   windows_ = std::make_unique<ReceiveWindows>(
       cluster, ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes), needs_puts);
   if (needs_puts) send_buffers_ = MemoryRegion(send_buffer_bytes(config, bits_.network), Prefault::yes);
-  if (config.share_node_work && cluster.node_size() > 1) node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
+  node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
   const std::size_t partitions = std::size_t{1} << bits_.network;
-  const unsigned chunks = config.input_chunks > 0 ? config.input_chunks
-                                                 : InputChunks::chunks_for(std::max(inner.global_size, outer.global_size),
-                                                                           cluster.size(), config.threads, partitions);
-  chunks_ = std::make_unique<InputChunks>(cluster, chunks, partitions);
+  chunks_ = std::make_unique<InputChunks>(
+      cluster,
+      InputChunks::chunks_for(config.input_chunks, std::max(inner.global_size, outer.global_size), cluster.size(),
+                              config.threads, partitions),
+      partitions);
 }
 
 JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
@@ -116,7 +116,7 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
   const double start = MPI_Wtime();
 
   clock.start("histogram");
-  ChunkTasks tasks(cluster_, node_tasks_.get(), chunks_->chunks(), inner, outer);
+  ChunkTasks tasks(cluster_, *node_tasks_, chunks_->chunks(), shares_node_work(), inner, outer);
   std::vector<KeyRidBits> thread_bits(threads);
   const int own = cluster_.node_rank();
   tasks.start();
@@ -167,7 +167,7 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
   result.sharing.peer_partitions = allreduce(result.sharing.peer_partitions, MPI_SUM, world);
   result.sharing.input_chunks = chunks_->chunks();
   result.sharing.node_wide = tasks.node_wide();
-  result.sharing.partitions_shared = node_tasks_ != nullptr;
+  result.sharing.partitions_shared = shares_node_work();
   result.radix.network_bits = bits_.network;
   result.radix.local_bits = bits_.local;
   result.radix.key_bits = histograms.bits.key_bits;
@@ -198,12 +198,15 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
   // Each of this rank's chunks starts where the rank's earlier chunks of the
   // same partition end.
   const int own = cluster_.node_rank();
+  std::vector<std::uint64_t> next_start = rank_offsets;  // inner then outer, per partition
   for (int relation = 0; relation < 2; ++relation) {
-    for (std::size_t p = 0; p < partitions; ++p) {
-      std::uint64_t start = rank_offsets[static_cast<std::size_t>(relation) * partitions + p];
-      for (unsigned c = 0; c < chunks_->chunks(); ++c) {
-        chunks_->starts(own, relation, c)[p] = start;
-        start += chunks_->counts(own, relation, c)[p];
+    std::uint64_t* next = next_start.data() + static_cast<std::size_t>(relation) * partitions;
+    for (unsigned c = 0; c < chunks_->chunks(); ++c) {
+      std::uint64_t* starts = chunks_->starts(own, relation, c);
+      const std::uint64_t* counts = chunks_->counts(own, relation, c);
+      for (std::size_t p = 0; p < partitions; ++p) {
+        starts[p] = next[p];
+        next[p] += counts[p];
       }
     }
   }
@@ -290,14 +293,12 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
     const std::uint64_t share = owned_tuples[static_cast<std::size_t>(owner[p])] / (4 * threads);
     return threads > 1 && work_of(p) > std::max<std::uint64_t>(65536, share);
   };
-  // The partitions each rank of the node owns (only this rank's without node
-  // sharing), largest first; heavy ones stay with their owner's threads.
-  const bool node_shared = node_tasks_ != nullptr;
-  auto list_of = [&](int q) { return node_shared ? cluster_.node_rank_of(q) : (q == me ? 0 : -1); };
-  std::vector<std::vector<std::size_t>> normal(node_shared ? static_cast<std::size_t>(cluster_.node_size()) : 1);
+  // The partitions each rank of the node owns, largest first; heavy ones
+  // stay with their owner's threads.
+  std::vector<std::vector<std::size_t>> normal(static_cast<std::size_t>(cluster_.node_size()));
   std::vector<std::size_t> heavy;
   for (std::size_t p = 0; p < partitions; ++p) {
-    const int list = list_of(owner[p]);
+    const int list = cluster_.node_rank_of(owner[p]);
     if (list < 0) continue;
     if (!is_heavy(p)) {
       normal[static_cast<std::size_t>(list)].push_back(p);
@@ -337,22 +338,14 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
   } step;
   std::barrier sync(static_cast<std::ptrdiff_t>(threads));
   std::vector<std::uint64_t> peer_partitions(threads, 0);
-  TaskCounter rank_tasks(normal[0].size());
-  if (node_shared) {
-    std::vector<std::size_t> counts;
-    for (const std::vector<std::size_t>& list : normal) counts.push_back(list.size());
-    node_tasks_->start(std::move(counts));
-  }
+  std::vector<std::size_t> counts;
+  for (const std::vector<std::size_t>& list : normal) counts.push_back(list.size());
+  node_tasks_->start(std::move(counts));
   // The next partition to join: own first, then (node sharing) the others'.
+  const bool help_others = shares_node_work();
   auto next_normal = [&](std::size_t& p) {
-    if (!node_shared) {
-      std::size_t index = 0;
-      if (!rank_tasks.next(index)) return false;
-      p = normal[0][index];
-      return true;
-    }
     NodeTaskCounter::Task task;
-    if (!node_tasks_->next(task)) return false;
+    if (!node_tasks_->next(task, help_others)) return false;
     p = normal[static_cast<std::size_t>(task.list)][task.index];
     return true;
   };

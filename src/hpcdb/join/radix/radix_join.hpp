@@ -50,7 +50,9 @@ class RadixJoin : public DistributedJoin {
   RadixBits bits_;
   std::unique_ptr<ReceiveWindows> windows_;
   MemoryRegion send_buffers_;
-  std::unique_ptr<NodeTaskCounter> node_tasks_;  // null: each rank works only on its own data
+  bool shares_node_work() const { return config_.share_node_work && cluster_.node_size() > 1; }
+
+  std::unique_ptr<NodeTaskCounter> node_tasks_;  // each rank's list of chunks or partitions
   std::unique_ptr<InputChunks> chunks_;
 };
 

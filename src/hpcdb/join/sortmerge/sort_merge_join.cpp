@@ -192,13 +192,11 @@ SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& 
   const std::size_t window = ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes);
   windows_ = std::make_unique<ReceiveWindows>(cluster, window, config.force_put || cluster.node_count() > 1);
   merge_buffer_ = MemoryRegion(window, Prefault::yes);
-  chunks_ = config.input_chunks > 0
-                ? config.input_chunks
-                : default_input_chunks(std::max(inner.global_size, outer.global_size), cluster.size(), config.threads);
+  chunks_ = input_chunks(config.input_chunks, std::max(inner.global_size, outer.global_size), cluster.size(), config.threads);
+  node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
   const std::uint64_t local = inner.tuples.size() + outer.tuples.size();
   std::uint64_t help_room = 0;
   if (shares_node_work(config, cluster.node_size())) {
-    node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
     // Workers take co-located ranks' chunks while fewer than half as many
     // tuples again as this rank's own have been taken; each may hold one
     // more chunk when they stop.
@@ -222,7 +220,7 @@ JoinResult SortMergeJoin::run(const Relation& inner, const Relation& outer) {
   MPI_Barrier(cluster_.world());
   const double start = MPI_Wtime();
   clock.start("partition");
-  ChunkTasks tasks(cluster_, node_tasks_.get(), chunks_, inner, outer);
+  ChunkTasks tasks(cluster_, *node_tasks_, chunks_, shares_node_work(config_, cluster_.node_size()), inner, outer);
   const KeyBounds bounds = key_bounds<KeyBounds>(tasks, config_.threads, cluster_.world());
   if (bounds.compressible(config_.compression)) {
     run_with(OffsetCompressedFormat{bounds.max_key < bounds.min_key ? 0 : bounds.min_key, bounds.rid_bits()}, inner,

@@ -45,7 +45,7 @@ class SortMergeJoin : public DistributedJoin {
   unsigned subranges_ = 1;  // key sub-ranges per rank
   std::size_t block_ = 0;   // tuples per staging block, the longest run
   std::unique_ptr<ReceiveWindows> windows_;
-  std::unique_ptr<NodeTaskCounter> node_tasks_;  // null: each rank passes over its own fragment only
+  std::unique_ptr<NodeTaskCounter> node_tasks_;  // each rank's list of input chunks
   unsigned chunks_ = 1;                         // input chunks per fragment and relation
   std::uint64_t help_tuples_ = 0;  // co-located ranks' tuples this rank's workers may take on
   MemoryRegion staging_;  // runs before they are sorted and sent
