@@ -8,7 +8,9 @@
 
 namespace hpcdb {
 
-struct MatchCollector {
+// Cache-line aligned: workers keep theirs side by side in a vector and
+// update them (pairs.push_back) in their inner loops.
+struct alignas(64) MatchCollector {
   std::uint64_t count = 0;
   std::uint64_t checksum = 0;  // see pair_checksum()
   bool keep_pairs = false;

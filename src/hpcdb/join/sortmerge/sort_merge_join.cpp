@@ -72,14 +72,20 @@ struct SortMergeJoin::KeyBounds {
 
 namespace {
 
+// Works on a local copy: the workers' bounds share cache lines, and with
+// the loads of tuples it could not rule out as aliases, the loop kept them
+// in memory (with 2 threads per rank the bounds pass took 0.3 s instead of
+// 0.04 s for 32M tuples).
 template <class Bounds>
-void widen(Bounds& b, std::span<const Tuple> tuples) {
+void widen(Bounds& bounds, std::span<const Tuple> tuples) {
+  Bounds b = bounds;
   for (const Tuple& tuple : tuples) {
     b.min_key = std::min(b.min_key, tuple.key);
     b.max_key = std::max(b.max_key, tuple.key);
     b.key_or |= tuple.key;
     b.rid_or |= tuple.rid;
   }
+  bounds = b;
 }
 
 // The bounds over every rank, from each of this rank's workers' bounds.
