@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "hpcdb/core/bits.hpp"
+
 namespace hpcdb {
 
 KeyRanges KeyRanges::equal_width(std::uint64_t min_key, std::uint64_t max_key, unsigned ranges) {
@@ -14,7 +16,14 @@ KeyRanges KeyRanges::equal_width(std::uint64_t min_key, std::uint64_t max_key, u
   if (span <= ranges) {
     k.direct_ = true;
   } else {
-    k.multiplier_ = static_cast<std::uint64_t>((static_cast<Wide>(ranges) << 64) / span);
+    const unsigned narrow_scale = 64 - bit_width_of(ranges);
+    const Wide narrow_multiplier = (static_cast<Wide>(ranges) << narrow_scale) / span;
+    if (narrow_multiplier >= (Wide{1} << 24)) {
+      k.scale_ = narrow_scale;
+      k.multiplier_ = static_cast<std::uint64_t>(narrow_multiplier);
+    } else {
+      k.multiplier_ = static_cast<std::uint64_t>((static_cast<Wide>(ranges) << 64) / span);
+    }
   }
   return k;
 }
