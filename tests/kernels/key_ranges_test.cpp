@@ -1,7 +1,10 @@
 // KeyRanges::lowest_key against range_of() over every key of small domains.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
 
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 
@@ -80,6 +83,51 @@ TEST(KeyRanges, LowestKeyOfSplitterRanges) {
   expect_lowest_keys_match(ranges, 0, 500);
   EXPECT_EQ(ranges.lowest_key(3), 26u);
   EXPECT_EQ(ranges.lowest_key(4), 401u);
+}
+
+// The bucketed splitter lookup against a binary search over all splitters:
+// uniform, clustered and duplicate splitters, keys over the whole 64 bits.
+TEST(KeyRanges, SplitterRangesMatchABinarySearch) {
+  std::mt19937_64 rng(7);
+  std::vector<std::vector<std::uint64_t>> sets = {
+      {0}, {~0ULL}, {10, 10, 25, 400}, {0, ~0ULL}, {5, 5, 5, 5, 5}};
+  for (unsigned size : {1u, 3u, 100u, 2047u, 20000u}) {
+    std::vector<std::uint64_t> uniform(size), clustered(size), small(size);
+    for (unsigned i = 0; i < size; ++i) {
+      uniform[i] = rng();
+      // 90% of the splitters within 1000 keys, the rest anywhere: many in one bucket.
+      clustered[i] = i % 10 != 0 ? (1ULL << 40) + rng() % 1000 : rng();
+      small[i] = rng() % 64;  // duplicates
+    }
+    sets.push_back(uniform);
+    sets.push_back(clustered);
+    sets.push_back(small);
+  }
+  for (std::vector<std::uint64_t>& splitters : sets) {
+    std::sort(splitters.begin(), splitters.end());
+    SCOPED_TRACE(testing::Message() << splitters.size() << " splitters from " << splitters.front() << " to "
+                                    << splitters.back());
+    const KeyRanges ranges = KeyRanges::between_splitters(splitters);
+    ASSERT_EQ(ranges.count(), splitters.size() + 1);
+    std::vector<std::uint64_t> keys = {0, 1, ~0ULL, ~0ULL - 1};
+    for (std::uint64_t splitter : splitters) {
+      keys.push_back(splitter);
+      keys.push_back(splitter + 1);
+      keys.push_back(splitter - 1);
+    }
+    for (int i = 0; i < 20000; ++i) {
+      keys.push_back(rng());
+      keys.push_back(splitters[rng() % splitters.size()] + rng() % 5 - 2);
+    }
+    ranges.visit([&](auto range_of) {
+      for (std::uint64_t key : keys) {
+        const auto expected =
+            static_cast<unsigned>(std::lower_bound(splitters.begin(), splitters.end(), key) - splitters.begin());
+        ASSERT_EQ(ranges.range_of(key), expected) << "key " << key;
+        ASSERT_EQ(range_of(key), expected) << "key " << key;
+      }
+    });
+  }
 }
 
 }  // namespace
