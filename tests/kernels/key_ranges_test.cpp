@@ -6,7 +6,9 @@
 #include <random>
 #include <vector>
 
+#include "hpcdb/core/error.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
+#include "hpcdb/join/sortmerge/splitter_index.hpp"
 
 namespace hpcdb {
 namespace {
@@ -128,6 +130,30 @@ TEST(KeyRanges, SplitterRangesMatchABinarySearch) {
       }
     });
   }
+}
+
+// Clustered splitters make the index cut crowded buckets again, down to
+// buckets one key wide (many equal splitters): still std::lower_bound.
+TEST(SplitterIndex, CutsCrowdedBucketsAndStaysExact) {
+  std::vector<std::uint64_t> splitters = {0, ~0ULL};
+  for (std::uint64_t i = 0; i < 3000; ++i) splitters.push_back((1ULL << 40) + i / 3);  // runs of 3 equal
+  for (int i = 0; i < 50; ++i) splitters.push_back(77);                                 // one heavy key
+  std::sort(splitters.begin(), splitters.end());
+  const SplitterIndex index(splitters);
+  EXPECT_GT(index.tables(), 2u);
+  const SplitterIndex::View view = index.view(splitters);
+  std::mt19937_64 rng(3);
+  std::vector<std::uint64_t> keys = {0, 1, 76, 77, 78, ~0ULL, ~0ULL - 1, 1ULL << 40, (1ULL << 40) + 1000};
+  for (int i = 0; i < 20000; ++i) {
+    keys.push_back(rng());
+    keys.push_back((1ULL << 40) + rng() % 1100 - 50);
+  }
+  for (std::uint64_t key : keys) {
+    const auto expected =
+        static_cast<unsigned>(std::lower_bound(splitters.begin(), splitters.end(), key) - splitters.begin());
+    ASSERT_EQ(view.range_of(key), expected) << "key " << key;
+  }
+  EXPECT_THROW(SplitterIndex(std::vector<std::uint64_t>{}), Error);
 }
 
 }  // namespace

@@ -1,7 +1,6 @@
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 
 #include <algorithm>
-#include <bit>
 
 #include "hpcdb/core/bits.hpp"
 
@@ -33,25 +32,8 @@ KeyRanges KeyRanges::between_splitters(std::vector<std::uint64_t> splitters) {
   KeyRanges k;
   k.count_ = static_cast<unsigned>(splitters.size() + 1);
   k.splitters_ = std::move(splitters);
-  if (k.splitters_.empty()) return k;
-  // About eight buckets per splitter (at most 2^16: the table stays in L2).
-  const std::uint64_t lowest = k.splitters_.front(), span = k.splitters_.back() - lowest;
-  const std::uint64_t wanted = std::min<std::uint64_t>(std::uint64_t{1} << 16, std::bit_ceil(8 * k.splitters_.size()));
-  while ((span >> k.bucket_shift_) >= wanted) ++k.bucket_shift_;
-  const std::uint64_t buckets = (span >> k.bucket_shift_) + 1;
-  k.bucket_first_.resize(buckets + 1);
-  for (std::uint64_t b = 0; b <= buckets; ++b) {
-    // The first splitter at or above the bucket's lowest key (none beyond the last bucket).
-    const std::uint64_t bucket_low = b < buckets ? lowest + (b << k.bucket_shift_) : 0;
-    k.bucket_first_[b] = b < buckets ? static_cast<std::uint32_t>(std::lower_bound(k.splitters_.begin(), k.splitters_.end(), bucket_low) -
-                                                                  k.splitters_.begin())
-                                     : static_cast<std::uint32_t>(k.splitters_.size());
-  }
+  if (!k.splitters_.empty()) k.splitter_index_ = SplitterIndex(k.splitters_);
   return k;
-}
-
-unsigned KeyRanges::SplitterIndex::search(std::uint64_t key, unsigned from, unsigned to) const {
-  return static_cast<unsigned>(std::lower_bound(splitters + from, splitters + to, key) - splitters);
 }
 
 std::uint64_t KeyRanges::lowest_key(unsigned range) const {

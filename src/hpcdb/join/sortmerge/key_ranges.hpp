@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "hpcdb/data/relation.hpp"
+#include "hpcdb/join/sortmerge/splitter_index.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
@@ -30,7 +31,7 @@ class KeyRanges {
     if (count_ == 1) {
       body([](std::uint64_t) { return 0u; });
     } else if (!splitters_.empty()) {
-      const SplitterIndex index = splitter_index();
+      const SplitterIndex::View index = splitter_index_.view(splitters_);
       body([index](std::uint64_t key) { return index.range_of(key); });
     } else if (direct_) {
       const std::uint64_t min_key = min_key_;
@@ -50,7 +51,7 @@ class KeyRanges {
   }
   unsigned range_of(std::uint64_t key) const {
     if (count_ == 1) return 0;
-    if (!splitters_.empty()) return splitter_index().range_of(key);
+    if (!splitters_.empty()) return splitter_index_.view(splitters_).range_of(key);
     const std::uint64_t offset = key - min_key_;
     if (direct_) return static_cast<unsigned>(offset);
     if (scale_ < 64) return static_cast<unsigned>((offset * multiplier_) >> scale_);
@@ -59,40 +60,6 @@ class KeyRanges {
 
  private:
   __extension__ typedef unsigned __int128 Wide;
-
-  // The range of a key among splitters: the first splitter not below the
-  // key, searched from the first splitter of the key's bucket. Buckets cut
-  // [first splitter, last splitter] into about eight equal widths per
-  // splitter, so that most hold none or one (a binary search over all
-  // splitters per tuple made partitioning with sampled splitters ten times
-  // slower than with equal-width ranges). The search cannot run past the
-  // bucket: the next bucket's first splitter is above every key of this
-  // one. (A branch-free first two steps were slower: their loads wait on
-  // each other, where predicted branches let the next tuples start.)
-  struct SplitterIndex {
-    const std::uint64_t* splitters;
-    const std::uint32_t* first;     // per bucket: its first splitter, or the next bucket's
-    std::uint64_t lowest, highest;  // the first and last splitter
-    unsigned count;                 // of splitters
-    unsigned shift;                 // (key - lowest) >> shift: the bucket
-
-    unsigned range_of(std::uint64_t key) const {
-      if (key <= lowest) return 0;
-      if (key > highest) return count;
-      const std::uint64_t bucket = (key - lowest) >> shift;
-      unsigned r = first[bucket];
-      for (int step = 0; step < 4; ++step) {
-        if (splitters[r] >= key) return r;
-        ++r;
-      }
-      return search(key, r, first[bucket + 1]);
-    }
-    unsigned search(std::uint64_t key, unsigned from, unsigned to) const;  // among splitters [from, to)
-  };
-  SplitterIndex splitter_index() const {
-    return {splitters_.data(), bucket_first_.data(), splitters_.front(), splitters_.back(),
-            static_cast<unsigned>(splitters_.size()), bucket_shift_};
-  }
 
   unsigned count_ = 1;
   std::uint64_t min_key_ = 0;
@@ -107,8 +74,7 @@ class KeyRanges {
   unsigned scale_ = 64;
   bool direct_ = false;           // span <= ranges: one key per range
   std::vector<std::uint64_t> splitters_;
-  std::vector<std::uint32_t> bucket_first_;  // see SplitterIndex
-  unsigned bucket_shift_ = 0;
+  SplitterIndex splitter_index_;  // over splitters_
 };
 
 // Collective. Samples keys of both relations on every rank and returns
