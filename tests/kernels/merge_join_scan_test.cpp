@@ -29,20 +29,27 @@ std::vector<Tuple> sorted_random(std::size_t n, std::uint64_t keys, std::uint64_
   return v;
 }
 
-TEST(MergeJoinScan, DuplicatesOnBothSidesGiveEveryPair) {
-  const std::vector<Tuple> r = sorted_random(2000, 60, 1, 0);
-  const std::vector<Tuple> s = sorted_random(3000, 80, 2, 100000);
+// Every pair by a hash index over r, and their checksum.
+std::vector<MatchPair> reference_pairs(const std::vector<Tuple>& r, const std::vector<Tuple>& s, std::uint64_t& checksum) {
   std::multimap<std::uint64_t, std::uint64_t> index;
   for (const Tuple& t : r) index.emplace(t.key, t.rid);
-  std::vector<MatchPair> expected;
-  std::uint64_t checksum = 0;
+  std::vector<MatchPair> pairs;
+  checksum = 0;
   for (const Tuple& t : s) {
     auto [b, e] = index.equal_range(t.key);
     for (auto it = b; it != e; ++it) {
-      expected.push_back({it->second, t.rid});
+      pairs.push_back({it->second, t.rid});
       checksum += pair_checksum(it->second, t.rid);
     }
   }
+  return pairs;
+}
+
+TEST(MergeJoinScan, DuplicatesOnBothSidesGiveEveryPair) {
+  const std::vector<Tuple> r = sorted_random(2000, 60, 1, 0);
+  const std::vector<Tuple> s = sorted_random(3000, 80, 2, 100000);
+  std::uint64_t checksum = 0;
+  std::vector<MatchPair> expected = reference_pairs(r, s, checksum);
   MatchCollector out = scan(r, s);
   EXPECT_EQ(out.count, expected.size());
   EXPECT_EQ(out.checksum, checksum);
@@ -74,6 +81,38 @@ TEST(MergeJoinScan, EdgeCases) {
   // Matches at both ends, gaps in between, the largest key.
   const std::uint64_t top = ~std::uint64_t{0};
   EXPECT_EQ(scan({{0, 1}, {3, 2}, {top, 3}}, {{0, 9}, {1, 9}, {2, 9}, {top, 9}, {top, 10}}).count, 3u);
+}
+
+// Keys that match one to one for stretches (the scan's four-pair blocks),
+// broken by keys missing on one side and keys repeated on one or both, at
+// every distance from the ends.
+TEST(MergeJoinScan, OneToOneStretchesMixedWithGapsAndDuplicates) {
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    std::vector<Tuple> r, s;
+    const std::uint64_t keys = 1 + rng() % 300;
+    const unsigned disturbance = 1 + static_cast<unsigned>(rng() % 40);  // one key in this many is not one-to-one
+    for (std::uint64_t k = 0; k < keys; ++k) {
+      unsigned in_r = 1, in_s = 1;
+      if (rng() % disturbance == 0) {
+        in_r = static_cast<unsigned>(rng() % 3);
+        in_s = static_cast<unsigned>(rng() % 3);
+      }
+      for (unsigned c = 0; c < in_r; ++c) r.push_back({k, r.size()});
+      for (unsigned c = 0; c < in_s; ++c) s.push_back({k, 1000000 + s.size()});
+    }
+    std::uint64_t checksum = 0;
+    std::vector<MatchPair> expected = reference_pairs(r, s, checksum);
+    MatchCollector out = scan(r, s);
+    ASSERT_EQ(out.count, expected.size()) << "round " << round;
+    ASSERT_EQ(out.checksum, checksum) << "round " << round;
+    std::sort(out.pairs.begin(), out.pairs.end());
+    std::sort(expected.begin(), expected.end());
+    ASSERT_EQ(out.pairs, expected) << "round " << round;
+    const MatchCollector counted = scan(r, s, false);
+    ASSERT_EQ(counted.count, expected.size()) << "round " << round;
+    ASSERT_EQ(counted.checksum, checksum) << "round " << round;
+  }
 }
 
 TEST(MergeJoinScan, PairsComeInKeyOrder) {
