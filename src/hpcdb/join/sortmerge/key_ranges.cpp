@@ -56,9 +56,10 @@ std::vector<std::uint64_t> sample_splitters(const Cluster& cluster, const Relati
                                             unsigned ranges) {
   // Per rank and relation: 256 per range, but at most 2^16 (with 2048
   // ranges, half a million per relation made choosing the splitters take
-  // 0.18 s, mostly sorting what every rank gathered); still at least 16 per
-  // range over all ranks, plenty for sub-ranges, whose sizes only need to
-  // stay within their runs.
+  // 0.18 s, mostly sorting what every rank gathered). With at most 4096
+  // sub-ranges per rank that still leaves 32 samples per range over all
+  // ranks when fragments are large enough: plenty for sub-ranges, whose
+  // sizes only need to stay within their runs.
   constexpr std::size_t kSamplesPerRange = 256;
   constexpr std::size_t kMostSamples = std::size_t{1} << 16;
   const std::size_t wanted = std::min(kSamplesPerRange * ranges, kMostSamples);

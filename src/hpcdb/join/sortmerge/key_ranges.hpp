@@ -49,13 +49,11 @@ class KeyRanges {
       });
     }
   }
+  // The range function of visit(), for a single key.
   unsigned range_of(std::uint64_t key) const {
-    if (count_ == 1) return 0;
-    if (!splitters_.empty()) return splitter_index_.view(splitters_).range_of(key);
-    const std::uint64_t offset = key - min_key_;
-    if (direct_) return static_cast<unsigned>(offset);
-    if (scale_ < 64) return static_cast<unsigned>((offset * multiplier_) >> scale_);
-    return static_cast<unsigned>((static_cast<Wide>(offset) * multiplier_) >> 64);
+    unsigned range = 0;
+    visit([&](auto range_of_key) { range = range_of_key(key); });
+    return range;
   }
 
  private:
@@ -68,8 +66,8 @@ class KeyRanges {
   // multiplier_ = floor(2^scale_ * ranges / span). A 64-bit product
   // (scale_ < 64: offset * multiplier_ < 2^scale_ * ranges <= 2^64) when
   // the multiplier keeps 24 bits, as for any span up to 2^39; otherwise the
-  // high half of a 128-bit one (scale_ = 64), which made the sort-merge
-  // partitioning pass about 12% slower.
+  // high half of a 128-bit one (scale_ = 64), with which the sort-merge
+  // partition phase took 0.22 s instead of 0.195-0.205 s (32M x 32M, 2 ranks).
   std::uint64_t multiplier_ = 0;
   unsigned scale_ = 64;
   bool direct_ = false;           // span <= ranges: one key per range
