@@ -181,7 +181,7 @@ else
   # A lock agent that stops answering: its transaction agents give up after --reply-timeout and end the job.
   expect_failure txn_hung_lock_agent "lock agent rank 0 did not answer within 1 s" txn --transactions 2000 --fail-rank 0 --fail-after 0 --fail-how hang --reply-timeout 1
   # A transaction agent that stops answering: the lock agents notice the silence.
-  expect_failure txn_hung_txn_agent "heard nothing for 1 s" txn --transactions 2000 --fail-rank $((ranks - 1)) --fail-after 0 --fail-how hang --reply-timeout 1
+  expect_failure txn_hung_txn_agent "transaction agent rank $((ranks - 1)) holds locks at lock agent rank 0 but has sent nothing for 1 s|heard nothing for 1 s from transaction agent rank $((ranks - 1))" txn --transactions 2000 --fail-rank $((ranks - 1)) --fail-after 0 --fail-how hang --reply-timeout 1
   expect_success txn_help "--remote-prob" txn --help
   for transport in one-sided one-sided-rma two-sided; do
     expect_success "txn_check_$transport" "history check: serializable" txn --transport "$transport" --transactions 200 --locks-per-agent 30 --locks-per-txn 4 --lock-timeout 2 --check

@@ -1,6 +1,7 @@
 #include "hpcdb/txn/lock_agent.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -22,11 +23,13 @@ LockAgent::LockAgent(MessageTransport& transport, RecordStore& records, const Ag
       rank_(rank),
       table_(roles.first_lock_of(roles.lock_agent_index(rank)), roles.locks_per_agent(), config.policy,
              config.lock_timeout_ns),
-      rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank))) {}
+      rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank))),
+      peers_(roles.txn_agents().size() + roles.lock_agents().size()) {}
 
 TxnMetrics LockAgent::run() {
   start_ns_ = monotonic_ns();
   last_message_ns_ = start_ns_;
+  for (int agent : roles_.txn_agents()) peers_[static_cast<std::size_t>(agent)].last_heard_ns = start_ns_;
   std::uint64_t next_sweep = start_ns_ + kSweepIntervalNs;
   unsigned loops = 0;
   while (agents_done_ < roles_.txn_agents().size()) {
@@ -44,22 +47,48 @@ TxnMetrics LockAgent::run() {
   return metrics_;  // its time does not count: throughput is over the transaction agents' time
 }
 
-void LockAgent::check_liveness(std::uint64_t now_ns) {
-  const double planned = config_.transactions_per_agent > 0 ? 0.0 : config_.duration_seconds;
-  if (static_cast<double>(now_ns - start_ns_) * 1e-9 < planned) return;
-  if (now_ns - last_message_ns_ < config_.reply_timeout_ns) return;
-  throw Error(fmt::format("lock agent (rank {}) heard nothing for {:g} s while {} transaction agent(s) had not "
-                          "finished: one has probably died or hangs",
-                          rank_, static_cast<double>(config_.reply_timeout_ns) * 1e-9,
-                          roles_.txn_agents().size() - agents_done_));
+std::vector<int> LockAgent::silent_agents(std::uint64_t now_ns, bool only_in_transaction) const {
+  std::vector<int> silent;
+  for (int agent : roles_.txn_agents()) {
+    const Peer& p = peers_[static_cast<std::size_t>(agent)];
+    if (p.done || now_ns - p.last_heard_ns < config_.reply_timeout_ns) continue;
+    if (only_in_transaction && (!p.in_transaction || p.queued)) continue;
+    silent.push_back(agent);
+  }
+  return silent;
+}
+
+void LockAgent::check_liveness(std::uint64_t now_ns) const {
+  const double timeout = static_cast<double>(config_.reply_timeout_ns) * 1e-9;
+  // Holding locks here, a transaction agent talks to this agent at least
+  // every --reply-timeout / 4 (keep-alives while it waits elsewhere), unless
+  // it waits for this agent's own answer.
+  if (const auto silent = silent_agents(now_ns, true); !silent.empty()) {
+    throw Error(fmt::format("transaction agent rank {} holds locks at lock agent rank {} but has sent nothing for {:g} s "
+                            "(--reply-timeout): it has probably stopped or hangs",
+                            fmt::join(silent, ", "), rank_, timeout));
+  }
+  // Otherwise it may have no business here for a long time, but not past the
+  // planned end of the run (or, with --transactions, while nobody sends anything).
+  const bool by_count = config_.transactions_per_agent > 0;
+  if (!by_count && static_cast<double>(now_ns - start_ns_) * 1e-9 < config_.duration_seconds) return;
+  if (by_count && now_ns - last_message_ns_ < config_.reply_timeout_ns) return;
+  if (const auto silent = silent_agents(now_ns, false); !silent.empty()) {
+    throw Error(fmt::format("lock agent (rank {}) heard nothing for {:g} s from transaction agent rank {}, which "
+                            "had not finished{}: it has probably died or hangs",
+                            rank_, timeout, fmt::join(silent, ", "), by_count ? "" : " although the run's --duration is over"));
+  }
 }
 
 void LockAgent::handle(const Envelope& e) {
   const std::uint64_t arrived = monotonic_ns();
   last_message_ns_ = arrived;
+  Peer& peer = peers_[static_cast<std::size_t>(e.origin)];
+  peer.last_heard_ns = arrived;
   const TxnMessage m = message_in(e);
   switch (m.type) {
     case TxnMessageType::lock_request:
+      peer.in_transaction = true;
       on_lock_request(e.origin, m, arrived);
       return;
     case TxnMessageType::release:
@@ -72,7 +101,11 @@ void LockAgent::handle(const Envelope& e) {
       return;
     }
     case TxnMessageType::end_of_txn:
+      peer.in_transaction = false;
+      peer.queued = false;
       on_end_of_txn(m);
+      return;
+    case TxnMessageType::keep_alive:
       return;
     case TxnMessageType::ping: {
       TxnMessage pong = m;
@@ -81,6 +114,7 @@ void LockAgent::handle(const Envelope& e) {
       return;
     }
     case TxnMessageType::agent_done:
+      peer.done = true;
       ++agents_done_;
       return;
     default:
@@ -96,6 +130,7 @@ void LockAgent::on_lock_request(int origin, const TxnMessage& m, std::uint64_t a
     answer(*reply, 0, service);
   } else {
     waiting_[m.txn] = {arrived_ns, service};
+    peers_[static_cast<std::size_t>(origin)].queued = true;
   }
 }
 
@@ -131,6 +166,7 @@ void LockAgent::answer_deferred(const std::vector<LockReply>& replies) {
     if (w == waiting_.end()) throw Error("lock agent answered a request it never queued");
     answer(r, now - w->second.arrived_ns, w->second.service_ns);
     waiting_.erase(w);
+    peers_[static_cast<std::size_t>(r.agent)].queued = false;
   }
 }
 

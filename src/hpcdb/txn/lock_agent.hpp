@@ -3,7 +3,10 @@
 // guard, answers the transaction agents' requests from its mailbox, takes an
 // undo image of a record whenever it grants the exclusive lock on it, votes in
 // 2PC, rolls back on abort, and denies requests whose bounded wait expired.
-// It runs until every transaction agent has said it is done.
+// It runs until every transaction agent has said it is done, and ends the job
+// naming the transaction agent that fell silent: one that holds locks here
+// and has sent nothing for --reply-timeout (while not waiting on this agent),
+// or one that has not finished --reply-timeout after the planned end.
 #include <random>
 #include <unordered_map>
 #include <vector>
@@ -29,6 +32,13 @@ class LockAgent {
     std::uint64_t arrived_ns;
     std::uint64_t service_ns;
   };
+  // What this lock agent knows of one transaction agent (indexed by world rank).
+  struct Peer {
+    std::uint64_t last_heard_ns = 0;
+    bool in_transaction = false;  // has asked for a lock here and not yet ended that transaction
+    bool queued = false;          // waits for this agent's answer to a lock request
+    bool done = false;
+  };
 
   void handle(const Envelope& e);
   void on_lock_request(int origin, const TxnMessage& m, std::uint64_t arrived_ns);
@@ -37,7 +47,8 @@ class LockAgent {
   void answer_deferred(const std::vector<LockReply>& replies);
   void take_undo_image(TxnId txn, LockId record);
   void roll_back(TxnId txn);
-  void check_liveness(std::uint64_t now_ns);
+  void check_liveness(std::uint64_t now_ns) const;
+  std::vector<int> silent_agents(std::uint64_t now_ns, bool only_in_transaction) const;
 
   MessageTransport& transport_;
   RecordStore& records_;
@@ -48,6 +59,7 @@ class LockAgent {
   std::mt19937_64 rng_;
   std::unordered_map<TxnId, Waiting> waiting_;  // a transaction waits for at most one lock
   std::unordered_map<TxnId, std::vector<std::pair<LockId, Record>>> undo_;
+  std::vector<Peer> peers_;
   TxnMetrics metrics_;
   std::size_t agents_done_ = 0;
   std::uint64_t start_ns_ = 0;

@@ -55,11 +55,24 @@ TxnMessage TransactionAgent::await(int from, TxnMessageType type) {
     if ((spins & 1023) == 0) {
       const std::uint64_t now = monotonic_ns();
       fail_if_asked(config_, rank_, start_ns_, now);
+      keep_alive(now, from);
       if (now > deadline) {
         throw Error(fmt::format("lock agent rank {} did not answer within {:g} s: it has probably died or hangs", from,
                                 static_cast<double>(config_.reply_timeout_ns) * 1e-9));
       }
     }
+  }
+}
+
+// Lock agents where this transaction holds locks end the job when it stays
+// silent for --reply-timeout; a long wait elsewhere must not look like that.
+void TransactionAgent::keep_alive(std::uint64_t now_ns, int waited_for) {
+  if (now_ns < next_keep_alive_ns_) return;
+  next_keep_alive_ns_ = now_ns + config_.reply_timeout_ns / 4;
+  TxnMessage m;
+  m.type = TxnMessageType::keep_alive;
+  for (int agent : contacted_) {
+    if (agent != waited_for) send_message(transport_, agent, m);
   }
 }
 
@@ -89,7 +102,6 @@ TxnMetrics TransactionAgent::run() {
   for (std::uint64_t n = 0;; ++n) {
     if (config_.transactions_per_agent > 0 ? n >= config_.transactions_per_agent : monotonic_ns() >= end) break;
     const std::uint64_t t0 = monotonic_ns();
-    fail_if_asked(config_, rank_, start_ns_, t0);
     switch (run_one(t0)) {
       case Outcome::committed:
         ++metrics_.counters.committed;
@@ -171,7 +183,9 @@ bool TransactionAgent::acquire(TxnId txn, const PlannedLock& p, int owner) {
     throw Error("lock agent rank " + std::to_string(owner) + " answered for another request");
   }
   ++metrics_.counters.lock_requests;
-  metrics_.round_trip.add(monotonic_ns() - sent);
+  const std::uint64_t now = monotonic_ns();
+  metrics_.round_trip.add(now - sent);
+  fail_if_asked(config_, rank_, start_ns_, now);  // with the lock, if granted
   return reply.granted != 0;
 }
 
@@ -222,11 +236,13 @@ bool TransactionAgent::vote(TxnId txn) {
                   std::to_string(e->origin) + " while collecting votes");
     }
     const VoteTally tally = transport_.votes(slot);
+    const std::uint64_t now = monotonic_ns();
     if (tally.yes + tally.no >= writers_.size()) {
-      metrics_.vote.add(monotonic_ns() - t0);
+      metrics_.vote.add(now - t0);
       return tally.no == 0;
     }
-    if (monotonic_ns() - t0 > config_.vote_timeout_ns) return false;  // a silent participant counts as no
+    if (now - t0 > config_.vote_timeout_ns) return false;  // a silent participant counts as no
+    keep_alive(now, -1);
   }
 }
 

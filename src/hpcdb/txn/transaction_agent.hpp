@@ -5,7 +5,8 @@
 // with two-phase commit (votes by atomic add on its vote word) when it wrote
 // at more than one lock agent, and otherwise at once; the decision, sent to
 // every lock agent it contacted, releases all locks there. A denied lock
-// aborts the transaction (it is not retried).
+// aborts the transaction (it is not retried). While it waits for one agent,
+// it tells the others where it holds locks that it is still alive.
 #include <random>
 #include <vector>
 
@@ -42,6 +43,7 @@ class TransactionAgent {
   bool vote(TxnId txn);
   void finish(TxnId txn, bool commit);
   void note_contact(int lock_agent, std::vector<int>& list);
+  void keep_alive(std::uint64_t now_ns, int waited_for);
 
   MessageTransport& transport_;
   RecordStore& records_;
@@ -54,6 +56,7 @@ class TransactionAgent {
   std::uint64_t start_ns_ = 0;
   TxnId last_id_ = 0;
   std::uint64_t local_number_ = 0;
+  std::uint64_t next_keep_alive_ns_ = 0;
 
   // The transaction in flight; reused, so the loop does not allocate.
   std::vector<PlannedLock> plan_;

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# A rank that stops (SIGSTOP from outside, or a testing aid that makes it hang)
+# must end every rank within seconds, with a message that names it and a
+# non-zero exit, instead of hanging the job.
+# Usage: reliability_guard_test.sh path/to/hpcdb
+set -u
+hpcdb=$1
+work=$(mktemp -d)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+passed=0
+failed=0
+job=
+cleanup() {
+  [ -n "$job" ] && kill -9 "$job" 2> /dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# The pid of world rank RANK among the processes mpirun (pid MPIRUN) started.
+pid_of_rank() {
+  local mpirun=$1 rank=$2 p
+  for p in $(pgrep -P "$mpirun"); do
+    if tr '\0' '\n' < "/proc/$p/environ" 2> /dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$rank"; then
+      echo "$p"
+      return
+    fi
+  done
+}
+
+# verdict NAME RC SECONDS LIMIT REGEX: non-zero exit within LIMIT s, REGEX on stderr.
+verdict() {
+  local name=$1 rc=$2 seconds=$3 limit=$4 regex=$5
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 137 ] && [ "$seconds" -le "$limit" ] && grep -Eq -e "$regex" "$work/err"; then
+    passed=$((passed + 1))
+    echo "ok   $name (exit $rc after $seconds s)"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name (exit $rc after $seconds s, limit $limit s); stderr:"
+    sed 's/^/     /' "$work/err" | head -20
+  fi
+}
+
+# expect_stopped_named NAME RANKS STOP_RANK DELAY LIMIT REGEX ARGS...: runs
+# hpcdb ARGS on RANKS ranks, sends SIGSTOP to STOP_RANK after DELAY s, and
+# expects the job to end within LIMIT s of the stop, naming the rank.
+expect_stopped_named() {
+  local name=$1 ranks=$2 stop_rank=$3 delay=$4 limit=$5 regex=$6
+  shift 6
+  mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err" &
+  job=$!
+  sleep "$delay"
+  local victim
+  victim=$(pid_of_rank "$job" "$stop_rank")
+  if [ -z "$victim" ]; then
+    failed=$((failed + 1))
+    echo "FAIL $name: rank $stop_rank not found (the job ended before the stop?)"
+    sed 's/^/     /' "$work/err" | head -20
+    wait "$job"
+    job=
+    return
+  fi
+  kill -STOP "$victim"
+  local start=$SECONDS
+  # Whatever happens, nothing outlives this test: the victim is killed after a generous limit.
+  (sleep $((limit + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
+  local reaper=$!
+  wait "$job"
+  local rc=$?
+  local seconds=$((SECONDS - start))
+  job=
+  kill "$reaper" 2> /dev/null
+  wait "$reaper" 2> /dev/null
+  kill -9 "$victim" 2> /dev/null
+  verdict "$name" "$rc" "$seconds" "$limit" "$regex"
+}
+
+# expect_hang_named NAME RANKS LIMIT REGEX ARGS...: the job (with a testing
+# aid that makes a rank hang) ends within LIMIT s, naming the rank.
+expect_hang_named() {
+  local name=$1 ranks=$2 limit=$3 regex=$4
+  shift 4
+  local start=$SECONDS
+  timeout $((limit + 60)) mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  local rc=$?
+  verdict "$name" "$rc" $((SECONDS - start)) "$limit" "$regex"
+}
+
+# --- transactions: a transaction agent that stops while it holds locks is
+# named by the lock agent within --reply-timeout, long before --duration ends.
+expect_stopped_named txn_stopped_txn_agent 2 1 2 8 \
+  "transaction agent rank 1 holds locks at lock agent rank 0 but has sent nothing for 2 s" \
+  txn --duration 40 --reply-timeout 2
+expect_stopped_named txn_stopped_txn_agent_3_ranks 3 2 2 8 \
+  "transaction agent rank 2 holds locks at lock agent rank 0 but has sent nothing for 2 s" \
+  txn --duration 40 --reply-timeout 2 --cc wait-die
+expect_hang_named txn_hung_txn_agent 3 12 \
+  "transaction agent rank 2 holds locks at lock agent rank 0 but has sent nothing for 2 s" \
+  txn --duration 40 --reply-timeout 2 --fail-rank 2 --fail-after 1 --fail-how hang
+# A transaction agent waiting for a stopped lock agent names that one; the
+# other lock agent, where it holds locks, keeps hearing from it meanwhile.
+expect_stopped_named txn_stopped_lock_agent 4 1 2 8 "lock agent rank 1 did not answer within 2 s" \
+  txn --duration 40 --lock-agents 2 --reply-timeout 2
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
