@@ -9,6 +9,7 @@
 
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/join/radix/radix_join.hpp"
+#include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 #include "mpi/join_test_support.hpp"
@@ -69,9 +70,11 @@ const Workload kWorkloads[] = {
      }},
     {"keys_in_one_partition",
      [] {
+       // More build tuples than one cache-resident table holds on this CPU, so the partition must be split.
+       const std::uint64_t n = 2 * cache_resident_build_tuples(8, detect_cpu()) + 1000;
        GlobalInput in;
-       for (std::uint64_t i = 0; i < 30000; ++i) in.inner.push_back({i << 24, i});
-       for (std::uint64_t i = 0; i < 60000; ++i) in.outer.push_back({(i % 35000) << 24, i});
+       for (std::uint64_t i = 0; i < n; ++i) in.inner.push_back({i << 24, i});
+       for (std::uint64_t i = 0; i < 2 * n; ++i) in.outer.push_back({(i % (n + n / 6)) << 24, i});
        return in;
      }},
 };
