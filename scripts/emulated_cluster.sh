@@ -9,6 +9,9 @@
 #
 # Rates are tc rates (1gbit, 10gbit, 25gbit, 100mbit). The kernel here has no
 # netem, so latency is the veth's own (a few microseconds), not shaped.
+# One emulated cluster exists at a time on a machine (the namespaces and
+# addresses are fixed): a second run waits for the first (up to
+# HPCDB_EMULATED_WAIT seconds, default 900) instead of tearing down its hosts.
 set -euo pipefail
 
 hosts=2
@@ -32,11 +35,23 @@ command -v ip > /dev/null || { echo "emulated_cluster.sh: needs 'ip' and 'tc' (D
 here=$(cd "$(dirname "$0")" && pwd)
 switch=hpcdb-sw
 
+lock=/run/lock/hpcdb-emulated-cluster.lock
+mkdir -p "$(dirname "$lock")"
+exec 8> "$lock"
+if ! flock -n 8; then
+  echo "emulated_cluster.sh: another emulated cluster is running on this machine; waiting for it" >&2
+  flock -w "${HPCDB_EMULATED_WAIT:-900}" 8 || { echo "emulated_cluster.sh: it did not end in time" >&2; exit 1; }
+fi
+
+job=""
 cleanup() {
-  for k in $(seq 1 "$hosts"); do ip netns del "hpcdb-h$k" 2> /dev/null || true; done
+  [ -z "$job" ] || kill -TERM "$job" 2> /dev/null || true
+  for k in $(seq 1 32); do ip netns del "hpcdb-h$k" 2> /dev/null || true; done
   ip netns del "$switch" 2> /dev/null || true
 }
-trap cleanup EXIT INT TERM
+trap cleanup EXIT
+trap 'cleanup; exit 143' TERM
+trap 'cleanup; exit 130' INT
 cleanup  # leftovers of an earlier run that was killed
 
 ip netns add "$switch"
@@ -62,7 +77,12 @@ mpirun_args=(--host "$host_list" --np $((hosts * per_host)) --bind-to none
   --mca btl tcp,self --mca pml ob1 --mca osc sm,pt2pt
   --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24
   -x OMPI_ALLOW_RUN_AS_ROOT=1 -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+# In the background, so that a TERM or INT (a test's timeout, Ctrl-C) reaches
+# the trap at once and ends the job instead of waiting for it.
 status=0
 ip netns exec hpcdb-h1 unshare --uts /bin/sh -c 'hostname hpcdb-h1 && exec "$@"' sh \
-  env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun "${mpirun_args[@]}" "$@" || status=$?
+  env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun "${mpirun_args[@]}" "$@" &
+job=$!
+wait "$job" || status=$?
+job=""
 exit $status
