@@ -1,6 +1,6 @@
 #pragma once
 // Writes a join's result pairs <rid_r, rid_s> into one shared file, each rank
-// at its own offset (MPI-IO). A path ending in ".csv" gets text lines
+// at its own offset (shared_file_writer.hpp). A path ending in ".csv" gets text lines
 // "rid_r,rid_s" after a header; any other path gets little-endian binary
 // 16-byte records.
 #include <string>

@@ -18,6 +18,7 @@
 #include <system_error>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/output_file.hpp"
 #include "hpcdb/core/worker_team.hpp"
 
 namespace hpcdb {
@@ -31,7 +32,7 @@ namespace {
 constexpr std::size_t kChunkBytes = std::size_t{4} << 20;
 // Reads past the end of a CSV part fetch only the rest of its last line.
 constexpr std::size_t kTailBytes = std::size_t{64} << 10;
-// Single read/write system calls stay below Linux's 2 GiB limit.
+// Single read system calls stay below Linux's 2 GiB limit.
 constexpr std::size_t kMaxIoBytes = std::size_t{1} << 30;
 // How much of a malformed line an error message shows.
 constexpr std::size_t kShownLineChars = 60;
@@ -279,62 +280,7 @@ class CsvPartReader {
   std::unique_ptr<char[]> buffer_;  // kChunkBytes plus room for a sentinel
 };
 
-class OutputFile {
- public:
-  explicit OutputFile(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd_ < 0) throw Error("cannot create output file '" + path + "': " + std::strerror(errno));
-    struct stat status {};
-    regular_ = ::fstat(fd_, &status) == 0 && S_ISREG(status.st_mode);
-  }
-  ~OutputFile() {
-    // Reached with the file still open only when writing failed: remove the
-    // incomplete file rather than leave something that looks like a relation
-    // (but never a device or pipe the user named).
-    if (fd_ >= 0) {
-      ::close(fd_);
-      remove_incomplete();
-    }
-  }
-  OutputFile(const OutputFile&) = delete;
-  OutputFile& operator=(const OutputFile&) = delete;
-
-  void write_all(const void* data, std::size_t bytes) {
-    const auto* in = static_cast<const char*>(data);
-    while (bytes > 0) {
-      const ssize_t put = ::write(fd_, in, std::min(bytes, kMaxIoBytes));
-      if (put < 0) {
-        if (errno == EINTR) continue;
-        fail();
-      }
-      in += put;
-      bytes -= static_cast<std::size_t>(put);
-    }
-  }
-
-  void close() {
-    const int fd = fd_;
-    fd_ = -1;
-    if (::close(fd) != 0) {
-      const int err = errno;
-      remove_incomplete();
-      throw Error("cannot write output file '" + path_ + "': " + std::strerror(err));
-    }
-  }
-
- private:
-  [[noreturn]] void fail() { throw Error("cannot write output file '" + path_ + "': " + std::strerror(errno)); }
-
-  void remove_incomplete() const {
-    if (regular_) ::unlink(path_.c_str());
-  }
-
-  std::string path_;
-  int fd_ = -1;
-  bool regular_ = false;
-};
-
-void write_csv(OutputFile& file, const Tuple* tuples, std::size_t count) {
+void write_csv(FileSink& file, const Tuple* tuples, std::size_t count) {
   // The longest line is two 20-digit numbers, a comma and a newline.
   constexpr std::size_t kMaxLine = 2 * 20 + 2;
   const std::unique_ptr<char[]> buffer(new char[kChunkBytes]);
@@ -345,7 +291,7 @@ void write_csv(OutputFile& file, const Tuple* tuples, std::size_t count) {
   p = std::copy(kHeader, kHeader + sizeof(kHeader) - 1, p);
   for (std::size_t i = 0; i < count; ++i) {
     if (p > flush_at) {
-      file.write_all(begin, static_cast<std::size_t>(p - begin));
+      file.write(begin, static_cast<std::size_t>(p - begin));
       p = begin;
     }
     p = std::to_chars(p, p + 20, tuples[i].key).ptr;
@@ -353,7 +299,7 @@ void write_csv(OutputFile& file, const Tuple* tuples, std::size_t count) {
     p = std::to_chars(p, p + 20, tuples[i].rid).ptr;
     *p++ = '\n';
   }
-  file.write_all(begin, static_cast<std::size_t>(p - begin));
+  file.write(begin, static_cast<std::size_t>(p - begin));
 }
 
 }  // namespace
@@ -380,13 +326,15 @@ AlignedArray<Tuple> read_relation_part(const std::string& path, unsigned part, u
 }
 
 void write_relation(const std::string& path, FileFormat format, const Tuple* tuples, std::size_t count) {
-  OutputFile file(path);
+  StagedOutput output(path, "relation file");
+  FileSink file(output.staging_path(), "relation file", path);
   if (format == FileFormat::binary) {
-    file.write_all(tuples, count * sizeof(Tuple));
+    file.write(tuples, count * sizeof(Tuple));
   } else {
     write_csv(file, tuples, count);
   }
   file.close();
+  output.commit();
 }
 
 }  // namespace hpcdb

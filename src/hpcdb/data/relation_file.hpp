@@ -34,9 +34,9 @@ FileFormat format_for_path(const std::string& path);
 // the byte offset of the offending line.
 AlignedArray<Tuple> read_relation_part(const std::string& path, unsigned part, unsigned parts);
 
-// Writes the whole relation, replacing any existing file; CSV output starts
-// with the header line "key,rid". Throws Error if the file cannot be written
-// (and then removes what was written of it).
+// Writes the whole relation, replacing any existing file once it is complete
+// (core/output_file.hpp); CSV output starts with the header line "key,rid".
+// Throws Error if the file cannot be written.
 void write_relation(const std::string& path, FileFormat format, const Tuple* tuples, std::size_t count);
 
 }  // namespace hpcdb

@@ -3,7 +3,6 @@
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/data/node_shared_relation.hpp"
 #include "hpcdb/data/relation_file.hpp"
-#include "hpcdb/data/shared_file_writer.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
 
@@ -61,9 +60,9 @@ namespace hpcdb {
 
 static_assert(sizeof(Tuple) == 2 * sizeof(std::uint64_t));
 
-void write_relation_file(const Cluster& cluster, const std::string& path, const Relation& relation) {
-  write_two_column_file(cluster, path, reinterpret_cast<const std::uint64_t*>(relation.tuples.data()),
-                        relation.tuples.size(), "key,rid");
+void write_relation_file(SharedFileWriter& file, const Relation& relation) {
+  file.write_two_columns(reinterpret_cast<const std::uint64_t*>(relation.tuples.data()), relation.tuples.size(),
+                         "key,rid");
 }
 
 }  // namespace hpcdb

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hpcdb/data/relation.hpp"
+#include "hpcdb/data/shared_file_writer.hpp"
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/net/cluster.hpp"
 
@@ -29,7 +30,8 @@ InputRelations read_relations(const Cluster& cluster, const std::string& inner_p
 namespace hpcdb {
 
 // Collective. Writes a distributed relation into one file (binary, or CSV
-// "key,rid" when the name ends in .csv), rank fragments in rank order.
-void write_relation_file(const Cluster& cluster, const std::string& path, const Relation& relation);
+// "key,rid" when the name ends in .csv), rank fragments in rank order; the
+// caller commits it.
+void write_relation_file(SharedFileWriter& file, const Relation& relation);
 
 }  // namespace hpcdb

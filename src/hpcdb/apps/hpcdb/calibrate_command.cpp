@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <fstream>
+#include <cstdio>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -12,6 +12,7 @@
 #include "hpcdb/core/bits.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/output_file.hpp"
 #include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
@@ -265,7 +266,7 @@ void take_slowest_rank(const Cluster& cluster, Calibration& c) {
 }  // namespace
 
 void add_calibrate_options(CLI::App& calibrate, CalibrateOptions& o) {
-  calibrate.add_option("--output", o.output, "Calibration file to write (JSON)")->capture_default_str();
+  calibrate.add_option("--output", o.output, "Calibration file to write (JSON; '-' for standard output, the summary then goes to standard error)")->capture_default_str();
   calibrate.add_option("--tuples", o.tuples, "Tuples per kernel measurement")->capture_default_str();
   calibrate.add_option("--partition-bits", o.partition_bits, "Fan-out (bits) of the measured partitioning pass")
       ->capture_default_str();
@@ -302,14 +303,15 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
   c.concurrent = o.concurrent;
   c.window_setup = window_setup_seconds(cluster, o.repeat);
   c.network_shares_cores = cluster.node_count() > 1 && nodes_share_a_kernel(cluster);
+  run_collectively(cluster.world(), [&] {
+    if (cluster.rank() == 0) write_output_file(o.output, "calibration file", to_json(c).dump(2) + "\n");
+  });
   if (cluster.rank() != 0) return 0;
-
-  std::ofstream out(o.output);
-  out << to_json(c).dump(2) << "\n";
-  if (!out) throw UsageError("cannot write calibration file '" + o.output + "'");
-  fmt::print("hpcdb calibrate: per-thread rates on this machine ({} tuples, best of {}{})\n", n, o.repeat,
+  // With the calibration on standard output, the summary goes to standard error.
+  std::FILE* text = o.output == "-" ? stderr : stdout;
+  fmt::print(text, "hpcdb calibrate: per-thread rates on this machine ({} tuples, best of {}{})\n", n, o.repeat,
              o.concurrent ? ", all ranks at once: the slowest rank" : "");
-  fmt::print("  {:<34} {:>12}\n", "rate", "M tuples/s");
+  fmt::print(text, "  {:<34} {:>12}\n", "rate", "M tuples/s");
   const std::pair<const char*, double> rows[] = {
       {"P_scan (histogram)", c.scan},
       {"P_partition (2^bits partitions)", c.partition},
@@ -319,19 +321,19 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
       {"P_merge (two-way merge pass)", c.merge},
       {"P_match", c.match},
   };
-  for (const auto& [name, rate] : rows) fmt::print("  {:<34} {:>12.1f}\n", name, rate / 1e6);
+  for (const auto& [name, rate] : rows) fmt::print(text, "  {:<34} {:>12.1f}\n", name, rate / 1e6);
   if (c.put_bandwidth > 0 && o.concurrent && cluster.node_count() > 1) {
-    fmt::print("  all ranks -> other nodes, per machine {:>7.2f} GB/s\n", c.put_bandwidth / 1e9);
+    fmt::print(text, "  all ranks -> other nodes, per machine {:>7.2f} GB/s\n", c.put_bandwidth / 1e9);
   } else if (c.put_bandwidth > 0) {
-    fmt::print("  rank 0 -> 1, 64 KiB MPI_Rput      {:>9.2f} GB/s\n", c.put_bandwidth / 1e9);
-    fmt::print("  rank 0 -> 1, 8-byte put + flush   {:>9.2f} us\n", c.put_latency * 1e6);
+    fmt::print(text, "  rank 0 -> 1, 64 KiB MPI_Rput      {:>9.2f} GB/s\n", c.put_bandwidth / 1e9);
+    fmt::print(text, "  rank 0 -> 1, 8-byte put + flush   {:>9.2f} us\n", c.put_latency * 1e6);
   }
-  if (c.network_shares_cores) fmt::print("  (the nodes share one kernel: the network's work runs on the join's cores)\n");
-  fmt::print("  receive windows, open + close      {:>9.2f} ms\n", c.window_setup * 1e3);
+  if (c.network_shares_cores) fmt::print(text, "  (the nodes share one kernel: the network's work runs on the join's cores)\n");
+  fmt::print(text, "  receive windows, open + close      {:>9.2f} ms\n", c.window_setup * 1e3);
   if (c.shared_memory_bandwidth > 0) {
-    fmt::print("  rank 0 -> 1, shared-memory copy   {:>9.2f} GB/s\n", c.shared_memory_bandwidth / 1e9);
+    fmt::print(text, "  rank 0 -> 1, shared-memory copy   {:>9.2f} GB/s\n", c.shared_memory_bandwidth / 1e9);
   }
-  fmt::print("written to {}\n", o.output);
+  fmt::print(text, "written to {}\n", o.output == "-" ? "standard output" : o.output);
   return 0;
 }
 

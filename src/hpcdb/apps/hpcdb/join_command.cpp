@@ -15,6 +15,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/output_path.hpp"
+#include "hpcdb/core/standard_output.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/data/pair_file.hpp"
@@ -80,7 +81,9 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
     check_memory(cluster, options);
     if (leader) {
       check_output_path(options.json, "JSON file");
-      check_output_path(options.output, "pair file");
+      check_output_path(options.output, "pair file", StandardOutput::refused);
+      refuse_same_files({{"--output", options.output}, {"--json", options.json}},
+                        {{"--input-r", options.input_r}, {"--input-s", options.input_s}, {"--calibration", options.calibration}});
     }
   });
   // With JSON on standard output, the human summary goes to standard error.
@@ -121,6 +124,10 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
       if (k == 1) print_header(text, options, context, results.front());
       print_run(text, context, results.back(), k, options.repeat);
     }
+    // Shown as it happens; a full disk or a closed pipe ends the command here.
+    run_collectively(world, [&] {
+      if (leader) flush_standard_output();
+    });
   }
   if (options.verify) context.expected = reference_join(cluster, inputs.inner, inputs.outer);
   if (!options.output.empty()) write_pair_file(cluster, options.output, results.front().pairs);

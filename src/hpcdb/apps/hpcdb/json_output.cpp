@@ -1,21 +1,13 @@
 #include "hpcdb/apps/hpcdb/json_output.hpp"
 
-#include <fstream>
-#include <iostream>
-
-#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/output_file.hpp"
 
 namespace hpcdb {
 
 void write_json(const std::string& target, const nlohmann::ordered_json& document) {
-  const std::string text = document.dump(2) + "\n";
-  if (target == "-") {
-    std::cout << text << std::flush;
-    return;
-  }
-  std::ofstream out(target);
-  out << text;
-  if (!out) throw UsageError("cannot write JSON file '" + target + "'");
+  // File names are not always UTF-8; JSON must be.
+  const std::string text = document.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  write_output_file(target, target == "-" ? "JSON" : "JSON file", text);
 }
 
 }  // namespace hpcdb

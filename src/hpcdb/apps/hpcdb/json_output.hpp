@@ -1,5 +1,7 @@
 #pragma once
-// Writes a command's JSON document to a file, or to standard output for "-".
+// Writes a command's JSON document to a file (complete or not at all,
+// core/output_file.hpp), or to standard output for "-"; throws Error when
+// the output fails.
 #include <nlohmann/json.hpp>
 
 #include <string>

@@ -2,6 +2,7 @@
 // (or as a single process): `mpirun -np 2 hpcdb join --inner 32M --outer 32M`.
 #include <CLI/CLI.hpp>
 
+#include <csignal>
 #include <iostream>
 
 #include "hpcdb/apps/hpcdb/calibrate_command.hpp"
@@ -11,6 +12,8 @@
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/standard_output.hpp"
+#include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace {
@@ -77,8 +80,17 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   hpcdb::Cluster cluster(argc, argv);
+  hpcdb::buffer_standard_output();
+  // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported as
+  // any failed output, instead of killing the rank.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
-    return run(cluster, argc, argv);
+    const int code = run(cluster, argc, argv);
+    // Results lost to a full disk or a closed pipe fail the command too.
+    hpcdb::run_collectively(cluster.world(), [&] {
+      if (cluster.rank() == 0) hpcdb::flush_standard_output();
+    });
+    return code;
   } catch (const hpcdb::AgreedFailure& e) {
     if (cluster.rank() == 0) std::cerr << "hpcdb: error: " << e.what() << "\n";
     return e.exit_code();

@@ -111,12 +111,14 @@ int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
     if (cluster.rank() == 0) check_output_path(options.json, "JSON file");
   });
   const TxnRunResult result = run_txn_engine(cluster, config);
-  if (cluster.rank() != 0) return 0;  // rank 0 reports, and fails the job on a bad history
-  std::ostream& text = options.json == "-" ? std::cerr : std::cout;
-  text << txn_report_text(options, config, result);
-  if (!options.json.empty()) {
-    run_collectively(MPI_COMM_SELF, [&] { write_json(options.json, txn_report_json(options, config, result)); });
-  }
+  // Rank 0 reports; a failed output ends every rank.
+  run_collectively(cluster.world(), [&] {
+    if (cluster.rank() != 0) return;
+    std::ostream& text = options.json == "-" ? std::cerr : std::cout;
+    text << txn_report_text(options, config, result);
+    if (!options.json.empty()) write_json(options.json, txn_report_json(options, config, result));
+  });
+  if (cluster.rank() != 0) return 0;  // rank 0 fails the job on a bad history
   if (result.check && !result.check->ok) return 1;
   return 0;
 }

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Outputs on a full file system (a 1 MiB tmpfs, mounted here): every rank
+# ends with exit 1 and a message naming the file and the reason, within
+# 10 s, and neither the file nor a temporary one is left (an older file of
+# the same name stays as it was).
+# Usage: full_filesystem_test.sh path/to/hpcdb   (RANKS=...; needs root)
+set -u
+hpcdb=$1
+ranks=${RANKS:-2}
+mnt=$(mktemp -d)
+if [ "$(id -u)" -ne 0 ] || ! mount -t tmpfs -o size=1M tmpfs "$mnt" 2> /dev/null; then
+  rmdir "$mnt"
+  echo "skipped: needs root to mount a small tmpfs"
+  exit 77
+fi
+trap 'umount "$mnt"; rmdir "$mnt"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+mpirun=(mpirun --oversubscribe --bind-to none -np "$ranks")
+passed=0
+failed=0
+err=$(mktemp)
+
+# expect_exit NAME CODE REGEX ARGS... : exit CODE, REGEX on stderr, within 10 s
+expect_exit() {
+  local name=$1 code=$2 regex=$3
+  shift 3
+  local start end rc seconds
+  start=$(date +%s%N)
+  timeout 60 "${mpirun[@]}" "$hpcdb" "$@" > /dev/null 2> "$err"
+  rc=$?
+  end=$(date +%s%N)
+  seconds=$(( (end - start) / 1000000000 ))
+  if [ $rc -eq "$code" ] && grep -Eq -e "$regex" "$err" && [ $seconds -le "${limit:-10}" ]; then
+    passed=$((passed + 1))
+    echo "ok   $name (exit $rc, $seconds s): $(grep -m1 '^hpcdb: ' "$err")"
+  else
+    failed=$((failed + 1))
+    echo "FAIL $name (exit $rc, $seconds s); stderr:"
+    sed 's/^/     /' "$err" | head -12
+  fi
+}
+
+# only NAME FILES... : the mount holds exactly these files (none partial)
+only() {
+  local name=$1
+  shift
+  local have want
+  have=$(ls -A "$mnt" | sort | tr '\n' ' ')
+  want=$(printf '%s\n' "$@" | sort | tr '\n' ' ')
+  [ -z "$*" ] && want=""
+  if [ "$have" = "$want" ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name: '$have' instead of '$want'"; fi
+}
+
+expect_exit join_output_full 1 "cannot write pair file '$mnt/pairs.bin': it needs 1.5 MiB, but the file system of '$mnt' has only 1.0 MiB free" \
+  join --inner 100K --outer 100K --output "$mnt/pairs.bin"
+only join_output_nothing_left
+expect_exit generate_full 1 "cannot write file '$mnt/r.bin': together with '$mnt/s.bin' it needs 1.2 MiB, but" \
+  generate --inner 40K --outer 40K --output-r "$mnt/r.bin" --output-s "$mnt/s.bin"
+only generate_nothing_left
+# CSV sizes are known only once the text is made: R would fit, S then does not.
+expect_exit generate_csv_full 1 "cannot write file '$mnt/s.csv': it needs .*, but the file system of '$mnt' has only" \
+  generate --inner 40K --outer 40K --output-r "$mnt/r.bin" --output-s "$mnt/s.csv"
+only generate_csv_nothing_left
+
+# Fill the file system but for a few bytes: small outputs fail while written.
+echo '{"old": true}' > "$mnt/result.json"
+head -c 2M /dev/zero > "$mnt/filler" 2> /dev/null
+expect_exit join_json_full 1 "cannot write JSON file '$mnt/result.json': No space left on device" \
+  join --inner 1000 --outer 1000 --json "$mnt/result.json"
+if [ "$(cat "$mnt/result.json")" = '{"old": true}' ]; then passed=$((passed + 1)); echo "ok   old_json_kept"; else failed=$((failed + 1)); echo "FAIL old_json_kept"; fi
+expect_exit calibrate_full 1 "cannot write calibration file '$mnt/cal.json': No space left on device" \
+  calibrate --tuples 8Ki --repeat 1 --output "$mnt/cal.json"
+if [ "$ranks" -ge 2 ]; then
+  # Transaction agents poll without pause: on a busy machine the run itself takes longer.
+  limit=30 expect_exit txn_json_full 1 "cannot write JSON file '$mnt/txn.json': No space left on device" \
+    txn --transactions 50 --pings 10 --locks-per-agent 1K --json "$mnt/txn.json"
+fi
+expect_exit join_output_small_full 1 "cannot write pair file '$mnt/pairs.csv': it needs" \
+  join --inner 1000 --outer 1000 --output "$mnt/pairs.csv"
+only full_nothing_left filler result.json
+
+echo "$passed passed, $failed failed"
+[ $failed -eq 0 ]
