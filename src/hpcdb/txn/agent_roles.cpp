@@ -12,8 +12,7 @@ AgentPlacement parse_agent_placement(const std::string& text) {
   return value_named(text, names, "placement");
 }
 
-AgentRoles::AgentRoles(MPI_Comm comm, int lock_agents, AgentPlacement placement, LockId locks_per_agent)
-    : locks_per_agent_(locks_per_agent) {
+AgentRoles::AgentRoles(MPI_Comm comm, int lock_agents, AgentPlacement placement) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
@@ -42,7 +41,6 @@ AgentRoles::AgentRoles(MPI_Comm comm, int lock_agents, AgentPlacement placement,
     throw UsageError("--lock-agents must be between 1 and " + std::to_string(size - 1) + " for " +
                      std::to_string(size) + " ranks (at least one rank must run transactions)");
   }
-  if (locks_per_agent < 1) throw UsageError("--locks-per-agent must be at least 1");
 
   std::vector<bool> is_lock_agent(static_cast<std::size_t>(size), false);
   if (placement == AgentPlacement::first) {

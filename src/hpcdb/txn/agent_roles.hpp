@@ -1,13 +1,11 @@
 #pragma once
-// Which ranks are lock agents and which are transaction agents, on which
-// node each one runs, and the lock-id space: consecutive equal ranges, one
-// per lock agent, in lock-agent order.
+// Which ranks are lock agents and which are transaction agents, and on which
+// node each one runs. (Which locks each lock agent owns: lock_space.hpp.)
 #include <mpi.h>
 
 #include <string>
 #include <vector>
 
-#include "hpcdb/txn/lock_table.hpp"
 
 namespace hpcdb {
 
@@ -21,7 +19,7 @@ AgentPlacement parse_agent_placement(const std::string& text);
 class AgentRoles {
  public:
   // Collective over `comm`. Throws UsageError when the split is impossible.
-  AgentRoles(MPI_Comm comm, int lock_agents, AgentPlacement placement, LockId locks_per_agent);
+  AgentRoles(MPI_Comm comm, int lock_agents, AgentPlacement placement);
 
   const std::vector<int>& lock_agents() const { return lock_agents_; }   // world ranks, in lock-range order
   const std::vector<int>& txn_agents() const { return txn_agents_; }
@@ -29,11 +27,6 @@ class AgentRoles {
   int txn_agent_index(int rank) const { return txn_index_[static_cast<std::size_t>(rank)]; }
   int node_of(int rank) const { return node_of_[static_cast<std::size_t>(rank)]; }
   int nodes() const { return nodes_; }
-
-  LockId locks_per_agent() const { return locks_per_agent_; }
-  LockId total_locks() const { return locks_per_agent_ * lock_agents_.size(); }
-  LockId first_lock_of(int lock_agent_index) const { return locks_per_agent_ * static_cast<LockId>(lock_agent_index); }
-  int owner_of(LockId lock) const { return lock_agents_[static_cast<std::size_t>(lock / locks_per_agent_)]; }
 
   // Lock agents on the same node as `rank`, and on other nodes (as lock-agent indexes).
   std::vector<int> local_lock_agents(int rank) const;
@@ -46,7 +39,6 @@ class AgentRoles {
   std::vector<int> txn_index_;
   std::vector<int> node_of_;
   int nodes_ = 1;
-  LockId locks_per_agent_;
 };
 
 }  // namespace hpcdb

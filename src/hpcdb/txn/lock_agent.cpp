@@ -14,15 +14,15 @@ namespace {
 constexpr std::uint64_t kSweepIntervalNs = 1'000'000;  // bounded-wait timeouts are checked every millisecond
 }
 
-LockAgent::LockAgent(MessageTransport& transport, RecordStore& records, const AgentRoles& roles,
+LockAgent::LockAgent(MessageTransport& transport, const AgentRoles& roles, const LockSpace& space,
                      const TxnEngineConfig& config, int rank)
     : transport_(transport),
-      records_(records),
       roles_(roles),
       config_(config),
       rank_(rank),
-      table_(roles.first_lock_of(roles.lock_agent_index(rank)), roles.locks_per_agent(), config.policy,
-             config.lock_timeout_ns),
+      table_(space.first_lock_of(roles.lock_agent_index(rank)),
+             space.end_lock_of(roles.lock_agent_index(rank)) - space.first_lock_of(roles.lock_agent_index(rank)),
+             config.policy, config.lock_timeout_ns),
       rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank))),
       peers_(roles.txn_agents().size() + roles.lock_agents().size()) {}
 
@@ -135,23 +135,18 @@ void LockAgent::on_lock_request(int origin, const TxnMessage& m, std::uint64_t a
 }
 
 void LockAgent::on_end_of_txn(const TxnMessage& m) {
-  if (m.commit) {
-    undo_.erase(m.txn);
-  } else {
-    roll_back(m.txn);
-  }
   waiting_.erase(m.txn);
   answer_deferred(table_.release_all(m.txn));
 }
 
 void LockAgent::answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns) {
-  if (reply.granted && reply.mode == LockMode::X) take_undo_image(reply.txn, reply.lock);
   TxnMessage out;
   out.type = TxnMessageType::lock_reply;
   out.txn = reply.txn;
   out.lock = reply.lock;
   out.mode = reply.mode;
   out.granted = reply.granted ? 1 : 0;
+  out.reason = reply.reason;
   out.queued_ns = static_cast<std::uint32_t>(std::min<std::uint64_t>(queued_ns, UINT32_MAX));
   out.service_ns = static_cast<std::uint32_t>(std::min<std::uint64_t>(service_ns, UINT32_MAX));
   send_message(transport_, reply.agent, out);
@@ -168,23 +163,6 @@ void LockAgent::answer_deferred(const std::vector<LockReply>& replies) {
     waiting_.erase(w);
     peers_[static_cast<std::size_t>(r.agent)].queued = false;
   }
-}
-
-void LockAgent::take_undo_image(TxnId txn, LockId record) {
-  if (!records_.enabled()) return;
-  auto& images = undo_[txn];
-  if (images.capacity() == 0) images.reserve(8);
-  if (std::any_of(images.begin(), images.end(), [&](const auto& i) { return i.first == record; })) return;
-  images.emplace_back(record, records_.local(record));
-}
-
-void LockAgent::roll_back(TxnId txn) {
-  const auto found = undo_.find(txn);
-  if (found == undo_.end()) return;
-  for (auto it = found->second.rbegin(); it != found->second.rend(); ++it) records_.local(it->first) = it->second;
-  records_.publish_local_writes();
-  undo_.erase(found);
-  ++metrics_.counters.rollbacks;
 }
 
 }  // namespace hpcdb

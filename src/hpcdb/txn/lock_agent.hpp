@@ -1,8 +1,9 @@
 #pragma once
-// A lock agent: owns a range of locks (lock_table.hpp) and the records they
-// guard, answers the transaction agents' requests from its mailbox, takes an
-// undo image of a record whenever it grants the exclusive lock on it, votes in
-// 2PC, rolls back on abort, and denies requests whose bounded wait expired.
+// A lock agent: owns a range of locks (lock_table.hpp), answers the
+// transaction agents' requests from its mailbox, votes in 2PC, releases a
+// transaction's locks on its decision, and denies requests whose bounded wait
+// expired. It knows nothing about the data its locks guard or the workload:
+// transactions read and write that data one-sidedly and undo their own writes.
 // It runs until every transaction agent has said it is done, and ends the job
 // naming the transaction agent that fell silent: one that holds locks here
 // and has sent nothing for --reply-timeout (while not waiting on this agent),
@@ -12,7 +13,7 @@
 #include <vector>
 
 #include "hpcdb/net/message_transport.hpp"
-#include "hpcdb/txn/record_store.hpp"
+#include "hpcdb/txn/lock_space.hpp"
 #include "hpcdb/txn/txn_config.hpp"
 #include "hpcdb/txn/txn_messages.hpp"
 #include "hpcdb/txn/txn_metrics.hpp"
@@ -21,8 +22,8 @@ namespace hpcdb {
 
 class LockAgent {
  public:
-  LockAgent(MessageTransport& transport, RecordStore& records, const AgentRoles& roles, const TxnEngineConfig& config,
-            int rank);
+  LockAgent(MessageTransport& transport, const AgentRoles& roles, const LockSpace& space,
+            const TxnEngineConfig& config, int rank);
 
   // Serves requests until all transaction agents are done; returns its counts and timings.
   TxnMetrics run();
@@ -45,20 +46,16 @@ class LockAgent {
   void on_end_of_txn(const TxnMessage& m);
   void answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns);
   void answer_deferred(const std::vector<LockReply>& replies);
-  void take_undo_image(TxnId txn, LockId record);
-  void roll_back(TxnId txn);
   void check_liveness(std::uint64_t now_ns) const;
   std::vector<int> silent_agents(std::uint64_t now_ns, bool only_in_transaction) const;
 
   MessageTransport& transport_;
-  RecordStore& records_;
   const AgentRoles& roles_;
   const TxnEngineConfig& config_;
   int rank_;
   LockTable table_;
   std::mt19937_64 rng_;
   std::unordered_map<TxnId, Waiting> waiting_;  // a transaction waits for at most one lock
-  std::unordered_map<TxnId, std::vector<std::pair<LockId, Record>>> undo_;
   std::vector<Peer> peers_;
   TxnMetrics metrics_;
   std::size_t agents_done_ = 0;

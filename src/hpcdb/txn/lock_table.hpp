@@ -5,6 +5,10 @@
 // end-of-transaction message releases everything; and the pending list of
 // locks with waiters, swept for timeouts (bounded wait).
 //
+// The range may be far larger than memory (ids name table keys): an entry
+// exists only while someone holds or waits for its lock, found through a hash
+// index, and its storage is reused once the lock is free again.
+//
 // Grant policy (strict 2PL): a new request is granted at once only if no one
 // waits and it is compatible with the granted group (no barging past
 // waiters); waiters are granted from the head, in order, while compatible.
@@ -15,15 +19,13 @@
 #include <cstdint>
 #include <optional>
 #include <set>
-#include <unordered_map>
 #include <vector>
 
+#include "hpcdb/txn/id_slot_map.hpp"
 #include "hpcdb/txn/lock_mode.hpp"
+#include "hpcdb/txn/txn_ids.hpp"
 
 namespace hpcdb {
-
-using TxnId = std::uint64_t;  // also the transaction's age: smaller is older (wait-die)
-using LockId = std::uint64_t;
 
 enum class DeadlockPolicy {
   bounded_wait,  // wait at most the timeout, then be denied
@@ -31,16 +33,27 @@ enum class DeadlockPolicy {
   wait_die,      // an older transaction waits (bounded), a younger one is denied at once
 };
 
+// Why a request was denied.
+enum class DenyReason : std::uint8_t {
+  none = 0,
+  timeout = 1,   // waited the bounded-wait timeout
+  conflict = 2,  // no-wait: not grantable at once
+  died = 3,      // wait-die: younger than a conflicting holder
+};
+constexpr int kDenyReasons = 4;
+
 struct LockReply {
   TxnId txn = 0;
   int agent = 0;  // the transaction agent to answer
   LockId lock = 0;
   LockMode mode = LockMode::NL;  // the mode now held (on grants)
   bool granted = false;
+  DenyReason reason = DenyReason::none;
 };
 
 class LockTable {
  public:
+  // Manages the ids [first, first + count).
   LockTable(LockId first, LockId count, DeadlockPolicy policy, std::uint64_t timeout_ns);
 
   // The answer when it is decided at once (granted or denied); nothing when
@@ -56,7 +69,7 @@ class LockTable {
   std::vector<LockReply> release(TxnId txn, LockId lock);
 
   // Whether `txn` holds or waits for any lock here.
-  bool knows(TxnId txn) const { return txn_locks_.contains(txn); }
+  bool knows(TxnId txn) const { return txn_index_.find(txn).has_value(); }
 
   // Denies every waiting request at a queue's head whose time is up, then
   // grants what became grantable; returns both, to be sent.
@@ -66,9 +79,10 @@ class LockTable {
   LockMode held_by(TxnId txn, LockId lock) const;  // NL when not held
   std::size_t waiting(LockId lock) const;
   std::size_t pending_locks() const { return pending_.size(); }
-  std::size_t transactions() const { return txn_locks_.size(); }
+  std::size_t transactions() const { return txn_index_.size(); }
+  std::size_t live_entries() const { return entry_index_.size(); }  // locks someone holds or waits for
   LockId first() const { return first_; }
-  LockId count() const { return entries_.size(); }
+  LockId count() const { return count_; }
 
  private:
   struct Waiter {
@@ -88,19 +102,30 @@ class LockTable {
     std::vector<Waiter> queue;  // short in practice: a vector is smaller than an empty deque
   };
 
-  Entry& entry(LockId lock);
-  const Entry& entry(LockId lock) const;
+  void check_range(LockId lock) const;
+  Entry* find(LockId lock);
+  const Entry* find(LockId lock) const { return const_cast<LockTable*>(this)->find(lock); }
+  Entry& find_or_create(LockId lock);
+  void drop_if_idle(LockId lock, Entry& e);
+  std::vector<LockId>& locks_of(TxnId txn);  // created when missing
+  void forget_lock_of(TxnId txn, LockId lock);
   static LockMode group_without(const Entry& e, TxnId txn);
   static Holder* holder_of(Entry& e, TxnId txn);
   bool may_wait(const Entry& e, TxnId txn, LockMode mode) const;
-  void grant(Entry& e, TxnId txn, LockMode mode);
-  void grant_from_head(LockId lock, std::vector<LockReply>& out);
+  static void grant(Entry& e, TxnId txn, LockMode mode);
+  static void remove_holder_and_waits(Entry& e, TxnId txn);
+  void grant_from_head(LockId lock, Entry& e, std::vector<LockReply>& out);
 
   LockId first_;
+  LockId count_;
   DeadlockPolicy policy_;
   std::uint64_t timeout_ns_;
+  IdSlotMap entry_index_;
   std::vector<Entry> entries_;
-  std::unordered_map<TxnId, std::vector<LockId>> txn_locks_;  // held or waited for
+  std::vector<std::uint32_t> free_entries_;
+  IdSlotMap txn_index_;
+  std::vector<std::vector<LockId>> txn_locks_;  // held or waited for
+  std::vector<std::uint32_t> free_txn_slots_;
   std::set<LockId> pending_;
 };
 

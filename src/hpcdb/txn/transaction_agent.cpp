@@ -1,79 +1,46 @@
 #include "hpcdb/txn/transaction_agent.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
+#include <thread>
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/stopwatch.hpp"
-#include "hpcdb/txn/fault_injection.hpp"
 
 namespace hpcdb {
 namespace {
 
 constexpr int kAgentBits = 20;  // transaction ids: microseconds since start, then the agent index
 
-bool reads(LockMode m) { return m == LockMode::S || m == LockMode::SIX || m == LockMode::X; }
-bool is_read_lock(LockMode m) { return m == LockMode::IS || m == LockMode::S; }
+TransactionSettings settings_of(const TxnEngineConfig& config) {
+  TransactionSettings s;
+  s.isolation = config.isolation;
+  s.record_history = config.record_history;
+  s.record_grants = !config.trace_out_dir.empty();
+  return s;
+}
 
 }  // namespace
 
-TransactionAgent::TransactionAgent(MessageTransport& transport, RecordStore& records, const AgentRoles& roles,
+TransactionAgent::TransactionAgent(MessageTransport& transport, DataStore& data, const AgentRoles& roles,
+                                   const LockSpace& space, const WorkloadDefinition& workload,
                                    const TxnEngineConfig& config, int rank)
     : transport_(transport),
-      records_(records),
       roles_(roles),
       config_(config),
       rank_(rank),
       index_(roles.txn_agent_index(rank)),
-      workload_(roles, rank, config.locks_per_txn, config.remote_probability),
-      rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank) + 1)) {
-  seen_.resize(static_cast<std::size_t>(config.locks_per_txn));
-  written_.resize(static_cast<std::size_t>(config.locks_per_txn));
-}
+      start_ns_(monotonic_ns()),
+      channel_(transport, config, rank, start_ns_),
+      txn_(channel_, data, space, settings_of(config), metrics_),
+      source_(workload.source(SourceContext{config, roles, space, rank})),
+      rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank) + 1)) {}
 
 TxnId TransactionAgent::next_txn_id(std::uint64_t now_ns) {
   // Ordered by start time across agents (wait-die compares ages), unique by the agent bits.
   TxnId id = (((now_ns - start_ns_) / 1000 + 1) << kAgentBits) | static_cast<TxnId>(index_);
   if (id <= last_id_) id = last_id_ + (TxnId{1} << kAgentBits);
   last_id_ = id;
-  ++local_number_;
   return id;
-}
-
-TxnMessage TransactionAgent::await(int from, TxnMessageType type) {
-  const std::uint64_t deadline = monotonic_ns() + config_.reply_timeout_ns;
-  for (unsigned spins = 1;; ++spins) {
-    if (auto e = transport_.poll()) {
-      const TxnMessage m = message_in(*e);
-      if (m.type != type || e->origin != from) {
-        throw Error("transaction agent (rank " + std::to_string(rank_) + ") got an unexpected message of type " +
-                    std::to_string(static_cast<int>(m.type)) + " from rank " + std::to_string(e->origin));
-      }
-      return m;
-    }
-    if ((spins & 1023) == 0) {
-      const std::uint64_t now = monotonic_ns();
-      fail_if_asked(config_, rank_, start_ns_, now);
-      keep_alive(now, from);
-      if (now > deadline) {
-        throw Error(fmt::format("lock agent rank {} did not answer within {:g} s: it has probably died or hangs", from,
-                                static_cast<double>(config_.reply_timeout_ns) * 1e-9));
-      }
-    }
-  }
-}
-
-// Lock agents where this transaction holds locks end the job when it stays
-// silent for --reply-timeout; a long wait elsewhere must not look like that.
-void TransactionAgent::keep_alive(std::uint64_t now_ns, int waited_for) {
-  if (now_ns < next_keep_alive_ns_) return;
-  next_keep_alive_ns_ = now_ns + config_.reply_timeout_ns / 4;
-  TxnMessage m;
-  m.type = TxnMessageType::keep_alive;
-  for (int agent : contacted_) {
-    if (agent != waited_for) send_message(transport_, agent, m);
-  }
 }
 
 void TransactionAgent::calibrate() {
@@ -84,7 +51,7 @@ void TransactionAgent::calibrate() {
     for (int i = 0; i < config_.calibration_pings; ++i) {
       const std::uint64_t t0 = monotonic_ns();
       send_message(transport_, target, m);
-      await(target, TxnMessageType::pong);
+      channel_.await(target, TxnMessageType::pong);
       into.add(monotonic_ns() - t0);
     }
   };
@@ -101,19 +68,7 @@ TxnMetrics TransactionAgent::run() {
   const auto end = begin + static_cast<std::uint64_t>(config_.duration_seconds * 1e9);
   for (std::uint64_t n = 0;; ++n) {
     if (config_.transactions_per_agent > 0 ? n >= config_.transactions_per_agent : monotonic_ns() >= end) break;
-    const std::uint64_t t0 = monotonic_ns();
-    switch (run_one(t0)) {
-      case Outcome::committed:
-        ++metrics_.counters.committed;
-        metrics_.transaction.add(monotonic_ns() - t0);
-        break;
-      case Outcome::denied:
-        ++metrics_.counters.aborted_by_lock;
-        break;
-      case Outcome::voted_out:
-        ++metrics_.counters.aborted_by_vote;
-        break;
-    }
+    run_transaction(source_->next(rng_));
   }
   metrics_.seconds = static_cast<double>(monotonic_ns() - begin) * 1e-9;
   TxnMessage done;
@@ -122,136 +77,99 @@ TxnMetrics TransactionAgent::run() {
   return metrics_;
 }
 
-void TransactionAgent::note_contact(int lock_agent, std::vector<int>& list) {
-  if (std::find(list.begin(), list.end(), lock_agent) == list.end()) list.push_back(lock_agent);
-}
-
-TransactionAgent::Outcome TransactionAgent::run_one(std::uint64_t begin_ns) {
-  const TxnId txn = next_txn_id(begin_ns);
-  workload_.next(rng_, plan_);
-  contacted_.clear();
-  writers_.clear();
-  record_.id = txn;
-  record_.reads.clear();
-  record_.writes.clear();
-
-  for (std::size_t i = 0; i < plan_.size(); ++i) {
-    const PlannedLock& p = plan_[i];
-    const int owner = roles_.owner_of(p.lock);
-    note_contact(owner, contacted_);
-    if (!acquire(txn, p, owner)) {
-      finish(txn, false);
-      return Outcome::denied;
+void TransactionAgent::run_transaction(const NextTransaction& next) {
+  const std::uint64_t first_start = monotonic_ns();
+  txn_.begin(next_txn_id(first_start));
+  for (int retry = 0;; ++retry) {
+    if (retry > 0) {
+      pause_before_retry(retry);
+      txn_.begin(txn_.id());
     }
-    if (p.mode == LockMode::X) note_contact(owner, writers_);
-    if (config_.isolation == IsolationLevel::read_committed && is_read_lock(p.mode)) {
-      if (p.mode == LockMode::S && records_.enabled()) {  // read under the short lock, then let it go
-        records_.start_read(p.lock, &seen_[i]);
-        records_.complete();
-        ++metrics_.counters.record_reads;
-        if (config_.record_history) record_.reads.push_back({p.lock, seen_[i].version});
-      }
-      TxnMessage release;
-      release.type = TxnMessageType::release;
-      release.txn = txn;
-      release.lock = p.lock;
-      send_message(transport_, owner, release);
+    const std::uint64_t t0 = monotonic_ns();
+    const AttemptEnd end = attempt(next);
+    const std::uint64_t t1 = monotonic_ns();
+    account(next, end, t1 - t0);
+    if (end != AttemptEnd::aborted) {
+      auto& latency = metrics_.type_latency[static_cast<std::size_t>(next.type)];
+      latency.add(t1 - first_start);
+      if (end == AttemptEnd::committed) metrics_.transaction.add(t1 - first_start);
+      return;
+    }
+    if (retry >= config_.retries) {
+      ++metrics_.counters.given_up;
+      ++metrics_.types[static_cast<std::size_t>(next.type)].given_up;
+      return;
     }
   }
-  if (records_.enabled()) access_records(txn);
-  if (writers_.size() > 1 && !vote(txn)) {
-    finish(txn, false);
-    return Outcome::voted_out;
-  }
-  finish(txn, true);
-  metrics_.counters.locks_in_committed += plan_.size();
-  metrics_.counters.agents_in_committed += contacted_.size();
-  if (config_.record_history) append_encoded(record_, history_);
-  return Outcome::committed;
 }
 
-bool TransactionAgent::acquire(TxnId txn, const PlannedLock& p, int owner) {
-  TxnMessage request;
-  request.type = TxnMessageType::lock_request;
-  request.txn = txn;
-  request.lock = p.lock;
-  request.mode = p.mode;
-  const std::uint64_t sent = monotonic_ns();
-  send_message(transport_, owner, request);
-  const TxnMessage reply = await(owner, TxnMessageType::lock_reply);
-  if (reply.txn != txn || reply.lock != p.lock) {
-    throw Error("lock agent rank " + std::to_string(owner) + " answered for another request");
-  }
-  ++metrics_.counters.lock_requests;
-  const std::uint64_t now = monotonic_ns();
-  metrics_.round_trip.add(now - sent);
-  fail_if_asked(config_, rank_, start_ns_, now);  // with the lock, if granted
-  return reply.granted != 0;
-}
-
-void TransactionAgent::access_records(TxnId txn) {
-  // Every lock is held now: read what S, SIX and X cover (S is read already
-  // under read committed, while its short lock was held) ...
-  const auto read_now = [&](LockMode m) {
-    return reads(m) && !(config_.isolation == IsolationLevel::read_committed && m == LockMode::S);
-  };
-  std::size_t started = 0;
-  for (std::size_t i = 0; i < plan_.size(); ++i) {
-    if (!read_now(plan_[i].mode)) continue;
-    records_.start_read(plan_[i].lock, &seen_[i]);
-    ++started;
-  }
-  if (started == 0) return;
-  records_.complete();
-  metrics_.counters.record_reads += started;
-  // ... then write a new version of every X-locked record.
-  std::size_t writes = 0;
-  for (std::size_t i = 0; i < plan_.size(); ++i) {
-    const PlannedLock& p = plan_[i];
-    if (!read_now(p.mode)) continue;
-    if (config_.record_history) record_.reads.push_back({p.lock, seen_[i].version});
-    if (p.mode != LockMode::X) continue;
-    written_[i] = Record{txn, seen_[i].value + 1};
-    records_.write(p.lock, written_[i]);
-    ++writes;
-    if (config_.record_history) record_.writes.push_back({p.lock, seen_[i].version});
-  }
-  if (writes > 0) records_.complete();
-  metrics_.counters.record_writes += writes;
-}
-
-bool TransactionAgent::vote(TxnId txn) {
-  const auto slot = static_cast<std::uint32_t>(local_number_ % transport_.vote_slots());
-  transport_.reset_votes(slot);
-  const std::uint64_t t0 = monotonic_ns();
-  TxnMessage request;
-  request.type = TxnMessageType::vote_request;
-  request.txn = txn;
-  request.vote_slot = slot;
-  for (int agent : writers_) send_message(transport_, agent, request);
-  ++metrics_.counters.votes;
-  for (;;) {
-    if (auto e = transport_.poll()) {
-      throw Error("transaction agent (rank " + std::to_string(rank_) + ") got a message from rank " +
-                  std::to_string(e->origin) + " while collecting votes");
+TransactionAgent::AttemptEnd TransactionAgent::attempt(const NextTransaction& next) {
+  ProgramEnd decision;
+  try {
+    decision = next.program->run(txn_);
+  } catch (const AttemptAborted& denied) {
+    txn_.roll_back();
+    switch (denied.reason()) {
+      case DenyReason::conflict:
+        ++metrics_.counters.aborted_by_no_wait;
+        break;
+      case DenyReason::died:
+        ++metrics_.counters.aborted_by_wait_die;
+        break;
+      default:
+        ++metrics_.counters.aborted_by_timeout;
+        break;
     }
-    const VoteTally tally = transport_.votes(slot);
-    const std::uint64_t now = monotonic_ns();
-    if (tally.yes + tally.no >= writers_.size()) {
-      metrics_.vote.add(now - t0);
-      return tally.no == 0;
-    }
-    if (now - t0 > config_.vote_timeout_ns) return false;  // a silent participant counts as no
-    keep_alive(now, -1);
+    return AttemptEnd::aborted;
+  }
+  if (decision == ProgramEnd::roll_back) {
+    txn_.roll_back();
+    return AttemptEnd::rolled_back;
+  }
+  if (!txn_.commit()) {
+    ++metrics_.counters.aborted_by_vote;
+    return AttemptEnd::aborted;
+  }
+  if (config_.record_history) append_encoded(txn_.history(), history_);
+  if (!config_.trace_out_dir.empty()) traced_.push_back({next.home, next.type, txn_.grants()});
+  return AttemptEnd::committed;
+}
+
+void TransactionAgent::account(const NextTransaction& next, AttemptEnd end, std::uint64_t attempt_ns) {
+  const AttemptSummary& s = txn_.summary();
+  TxnCounters& c = metrics_.counters;
+  TypeCounters& t = metrics_.types[static_cast<std::size_t>(next.type)];
+  c.attempt_ns += attempt_ns;
+  c.locking_ns += s.locking_ns;
+  c.vote_ns += s.vote_ns;
+  c.end_ns += s.end_ns;
+  if (s.two_phase_commit) ++t.votes;
+  switch (end) {
+    case AttemptEnd::committed:
+      ++c.committed;
+      ++t.committed;
+      c.locks_in_committed += s.lock_requests;
+      t.locks_in_committed += s.lock_requests;
+      c.short_locks_in_committed += s.early_releases;
+      t.short_locks_in_committed += s.early_releases;
+      c.agents_in_committed += s.agents;
+      t.agents_in_committed += s.agents;
+      break;
+    case AttemptEnd::rolled_back:
+      ++c.rolled_back;
+      ++t.rolled_back;
+      break;
+    case AttemptEnd::aborted:
+      ++t.aborted;
+      break;
   }
 }
 
-void TransactionAgent::finish(TxnId txn, bool commit) {
-  TxnMessage end;
-  end.type = TxnMessageType::end_of_txn;
-  end.txn = txn;
-  end.commit = commit ? 1 : 0;
-  for (int agent : contacted_) send_message(transport_, agent, end);
+void TransactionAgent::pause_before_retry(int retry) {
+  const std::uint64_t cap = config_.backoff_ns << std::min(retry - 1, 10);
+  const std::uint64_t pause = std::uniform_int_distribution<std::uint64_t>(0, 2 * cap)(rng_);
+  metrics_.counters.backoff_ns += pause;
+  std::this_thread::sleep_for(std::chrono::nanoseconds(pause));
 }
 
 }  // namespace hpcdb

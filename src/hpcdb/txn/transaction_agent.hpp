@@ -1,73 +1,70 @@
 #pragma once
-// A transaction agent: runs one transaction at a time. It acquires the
-// transaction's locks one after the other, blocking on each reply; once all
-// are held it reads and writes the guarded records one-sidedly; it commits
-// with two-phase commit (votes by atomic add on its vote word) when it wrote
-// at more than one lock agent, and otherwise at once; the decision, sent to
-// every lock agent it contacted, releases all locks there. A denied lock
-// aborts the transaction (it is not retried). While it waits for one agent,
-// it tells the others where it holds locks that it is still alive.
+// A transaction agent: runs one transaction at a time, drawn from its
+// workload's source. Each attempt runs the transaction's program, which takes
+// its locks one after the other (blocking on each reply) and reads and writes
+// the data one-sidedly; the attempt then commits (with 2PC when it wrote at
+// more than one lock agent) or, when a lock was denied or a participant voted
+// no, rolls back and is retried after a random pause that doubles each time
+// (--retries, --backoff), keeping its transaction id so that wait-die sees
+// its age. Every attempt counts in the metrics.
+#include <memory>
 #include <random>
 #include <vector>
 
 #include "hpcdb/net/message_transport.hpp"
-#include "hpcdb/txn/record_store.hpp"
-#include "hpcdb/txn/synthetic_workload.hpp"
+#include "hpcdb/txn/message_lock_channel.hpp"
+#include "hpcdb/txn/transaction.hpp"
 #include "hpcdb/txn/txn_config.hpp"
-#include "hpcdb/txn/txn_history.hpp"
-#include "hpcdb/txn/txn_messages.hpp"
 #include "hpcdb/txn/txn_metrics.hpp"
+#include "hpcdb/txn/txn_program.hpp"
 
 namespace hpcdb {
 
+// The locks a committed transaction was granted, for lock traces.
+struct TracedTransaction {
+  std::uint32_t home;
+  int type;
+  std::vector<GrantedLock> grants;
+};
+
 class TransactionAgent {
  public:
-  TransactionAgent(MessageTransport& transport, RecordStore& records, const AgentRoles& roles,
-                   const TxnEngineConfig& config, int rank);
+  // Throws UsageError when the workload cannot run on this agent.
+  TransactionAgent(MessageTransport& transport, DataStore& data, const AgentRoles& roles, const LockSpace& space,
+                   const WorkloadDefinition& workload, const TxnEngineConfig& config, int rank);
 
   // Measures transport round trips to lock agents (for the model), then runs
   // transactions for the configured duration or count, then tells every lock agent it is done.
   TxnMetrics run();
   // Committed transactions, encoded (when the config records history).
   const std::vector<std::uint64_t>& history() const { return history_; }
+  // Committed transactions' granted locks (when the config writes lock traces).
+  const std::vector<TracedTransaction>& traced() const { return traced_; }
 
  private:
-  enum class Outcome { committed, denied, voted_out };
+  enum class AttemptEnd { committed, rolled_back, aborted };
 
   void calibrate();
-  Outcome run_one(std::uint64_t begin_ns);
+  void run_transaction(const NextTransaction& next);
+  AttemptEnd attempt(const NextTransaction& next);
+  void account(const NextTransaction& next, AttemptEnd end, std::uint64_t attempt_ns);
+  void pause_before_retry(int retry);
   TxnId next_txn_id(std::uint64_t now_ns);
-  TxnMessage await(int from, TxnMessageType type);
-  bool acquire(TxnId txn, const PlannedLock& lock, int owner);
-  void access_records(TxnId txn);
-  bool vote(TxnId txn);
-  void finish(TxnId txn, bool commit);
-  void note_contact(int lock_agent, std::vector<int>& list);
-  void keep_alive(std::uint64_t now_ns, int waited_for);
 
   MessageTransport& transport_;
-  RecordStore& records_;
   const AgentRoles& roles_;
   const TxnEngineConfig& config_;
   int rank_;
   int index_;
-  SyntheticWorkload workload_;
-  std::mt19937_64 rng_;
-  std::uint64_t start_ns_ = 0;
-  TxnId last_id_ = 0;
-  std::uint64_t local_number_ = 0;
-  std::uint64_t next_keep_alive_ns_ = 0;
-
-  // The transaction in flight; reused, so the loop does not allocate.
-  std::vector<PlannedLock> plan_;
-  std::vector<int> contacted_;
-  std::vector<int> writers_;
-  std::vector<Record> seen_;      // per planned lock, the version read
-  std::vector<Record> written_;   // per planned lock, the new image
-  CommittedTxn record_;
-
+  std::uint64_t start_ns_;
+  MessageLockChannel channel_;
   TxnMetrics metrics_;
+  Transaction txn_;
+  std::unique_ptr<TransactionSource> source_;
+  std::mt19937_64 rng_;
+  TxnId last_id_ = 0;
   std::vector<std::uint64_t> history_;
+  std::vector<TracedTransaction> traced_;
 };
 
 }  // namespace hpcdb

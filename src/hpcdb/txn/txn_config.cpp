@@ -10,6 +10,9 @@ constexpr NamedValues<IsolationLevel, 2> kIsolationNames{
 constexpr NamedValues<DeadlockPolicy, 3> kPolicyNames{{{DeadlockPolicy::bounded_wait, "bounded-wait"},
                                                        {DeadlockPolicy::no_wait, "no-wait"},
                                                        {DeadlockPolicy::wait_die, "wait-die"}}};
+constexpr NamedValues<WorkloadKind, 3> kWorkloadNames{
+    {{WorkloadKind::synthetic, "synthetic"}, {WorkloadKind::tpcc, "tpcc"}, {WorkloadKind::trace, "trace"}}};
+constexpr NamedValues<TpccMix, 2> kMixNames{{{TpccMix::standard, "standard"}, {TpccMix::trace, "trace"}}};
 }  // namespace
 
 std::string to_string(IsolationLevel level) { return name_of(level, kIsolationNames); }
@@ -23,5 +26,13 @@ std::string to_string(DeadlockPolicy policy) { return name_of(policy, kPolicyNam
 DeadlockPolicy parse_deadlock_policy(const std::string& text) {
   return value_named(text, kPolicyNames, "concurrency control");
 }
+
+std::string to_string(WorkloadKind kind) { return name_of(kind, kWorkloadNames); }
+
+WorkloadKind parse_workload_kind(const std::string& text) { return value_named(text, kWorkloadNames, "workload"); }
+
+std::string to_string(TpccMix mix) { return name_of(mix, kMixNames); }
+
+TpccMix parse_tpcc_mix(const std::string& text) { return value_named(text, kMixNames, "mix"); }
 
 }  // namespace hpcdb

@@ -3,16 +3,19 @@
 #include <memory>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/txn/condition_results.hpp"
 #include "hpcdb/txn/lock_agent.hpp"
 #include "hpcdb/txn/transaction_agent.hpp"
+#include "hpcdb/txn/workload_factory.hpp"
 
 namespace hpcdb {
 namespace {
 
-std::vector<std::uint64_t> encode_versions(const std::vector<std::pair<LockId, TxnId>>& versions) {
+std::vector<std::uint64_t> encode_versions(const std::vector<RecordVersion>& versions) {
   std::vector<std::uint64_t> words;
-  for (const auto& [record, version] : versions) words.insert(words.end(), {record, version});
+  for (const RecordVersion& v : versions) words.insert(words.end(), {v.record, v.version});
   return words;
 }
 
@@ -22,30 +25,100 @@ std::vector<RecordVersion> decode_versions(const std::vector<std::uint64_t>& wor
   return out;
 }
 
+void check_config(const TxnEngineConfig& config) {
+  if (config.record_history && !config.access_data) throw UsageError("--check needs record access (drop --no-data)");
+  if (config.lock_timeout_ns == 0) throw UsageError("--lock-timeout must be positive");
+  if (config.retries < 0) throw UsageError("--retries must not be negative");
+}
+
+// The parts of a run every rank agrees on before any agent starts.
+struct RunPlan {
+  std::unique_ptr<AgentRoles> roles;
+  std::unique_ptr<WorkloadDefinition> workload;
+  std::unique_ptr<LockSpace> space;
+};
+
+RunPlan plan_run(MPI_Comm comm, const TxnEngineConfig& config) {
+  RunPlan plan;
+  run_collectively(comm, [&] {
+    check_config(config);
+    plan.workload = make_workload(config);
+    plan.roles = std::make_unique<AgentRoles>(comm, config.lock_agents, config.placement);
+    const int agents = static_cast<int>(plan.roles->lock_agents().size());
+    plan.space = std::make_unique<LockSpace>(plan.workload->partitions(agents), plan.roles->lock_agents());
+  });
+  return plan;
+}
+
+// The lock agents load their partitions; returns the slowest one's seconds.
+double load_data(const Cluster& cluster, const RunPlan& plan, DataStore& data) {
+  const int agent = plan.roles->lock_agent_index(cluster.rank());
+  Stopwatch watch;
+  run_collectively(cluster.world(), [&] {
+    if (agent >= 0 && data.enabled()) {
+      plan.workload->load(data, *plan.space, agent);
+      data.publish_local_writes();
+    }
+  });
+  double seconds = watch.seconds();
+  MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, cluster.world());
+  return seconds;
+}
+
+void check_results(const Cluster& cluster, const TxnEngineConfig& config, const RunPlan& plan, DataStore& data,
+                   const TransactionAgent* txn_agent, TxnRunResult& result) {
+  const MPI_Comm comm = cluster.world();
+  const int agent = plan.roles->lock_agent_index(cluster.rank());
+  MPI_Barrier(comm);  // every transaction has ended everywhere
+  std::vector<std::uint64_t> final_words;
+  std::vector<ConditionResult> found;
+  if (agent >= 0) {
+    try {
+      final_words = encode_versions(plan.workload->final_versions(data, *plan.space, agent));
+      found = plan.workload->check(data, *plan.space, agent);
+    } catch (const std::exception& e) {
+      cluster.fail(e.what(), 1);  // the others wait in the gathers below
+    }
+  }
+  static const std::vector<std::uint64_t> none;
+  const auto history = gather_words(comm, 0, txn_agent ? txn_agent->history() : none);
+  const auto finals = gather_words(comm, 0, final_words);
+  const auto conditions = gather_conditions(comm, 0, found);
+  if (cluster.rank() != 0) return;
+  result.check = check_history(decode_history(history), decode_versions(finals),
+                               config.isolation == IsolationLevel::serializable);
+  if (!conditions.empty()) result.conditions = conditions;
+}
+
 }  // namespace
+
+bool TxnRunResult::ok() const {
+  if (check && !check->ok) return false;
+  if (conditions) {
+    for (const ConditionResult& c : *conditions)
+      if (c.violations > 0) return false;
+  }
+  return true;
+}
 
 TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& config) {
   const MPI_Comm comm = cluster.world();
   const int rank = cluster.rank();
-  std::unique_ptr<AgentRoles> roles;
-  run_collectively(comm, [&] {
-    if (config.record_history && !config.access_data) throw UsageError("--check needs record access (drop --no-data)");
-    if (config.lock_timeout_ns == 0) throw UsageError("--lock-timeout must be positive");
-    if (!(config.remote_probability >= 0 && config.remote_probability <= 1)) {
-      throw UsageError("--remote-prob must be between 0 and 1");
-    }
-    roles = std::make_unique<AgentRoles>(comm, config.lock_agents, config.placement, config.locks_per_agent);
-  });
+  const RunPlan plan = plan_run(comm, config);
   const auto transport = make_transport(config.transport, cluster);
-  RecordStore records(cluster, *roles, config.access_data, config.transport == TransportKind::one_sided_rma);
+  DataStore data(cluster, *plan.space, plan.workload->data_shape(), config.access_data,
+                 config.transport == TransportKind::one_sided_rma);
+  TxnRunResult result;
+  result.load_seconds = load_data(cluster, plan, data);
 
   std::unique_ptr<LockAgent> lock_agent;
   std::unique_ptr<TransactionAgent> txn_agent;
   run_collectively(comm, [&] {
-    if (roles->lock_agent_index(rank) >= 0) {
-      lock_agent = std::make_unique<LockAgent>(*transport, records, *roles, config, rank);
+    if (plan.roles->lock_agent_index(rank) >= 0) {
+      lock_agent = std::make_unique<LockAgent>(*transport, *plan.roles, *plan.space, config, rank);
     } else {
-      txn_agent = std::make_unique<TransactionAgent>(*transport, records, *roles, config, rank);
+      txn_agent = std::make_unique<TransactionAgent>(*transport, data, *plan.roles, *plan.space, *plan.workload,
+                                                     config, rank);
     }
   });
   MPI_Barrier(comm);
@@ -58,22 +131,14 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
     cluster.fail(e.what(), 1);
   }
 
-  TxnRunResult result;
   result.metrics = reduce_metrics(comm, 0, mine);
   MPI_Comm_size(comm, &result.ranks);
-  result.lock_agents = static_cast<int>(roles->lock_agents().size());
-  result.txn_agents = static_cast<int>(roles->txn_agents().size());
-  result.nodes = roles->nodes();
-  if (config.record_history) {
-    static const std::vector<std::uint64_t> none;
-    const auto history = gather_words(comm, 0, txn_agent ? txn_agent->history() : none);
-    const auto finals =
-        gather_words(comm, 0, lock_agent ? encode_versions(records.written_versions()) : std::vector<std::uint64_t>{});
-    if (rank == 0) {
-      result.check = check_history(decode_history(history), decode_versions(finals),
-                                   config.isolation == IsolationLevel::serializable);
-    }
-  }
+  result.lock_agents = static_cast<int>(plan.roles->lock_agents().size());
+  result.txn_agents = static_cast<int>(plan.roles->txn_agents().size());
+  result.nodes = plan.roles->nodes();
+  result.partitions = plan.space->partitions();
+  result.type_names = plan.workload->type_names();
+  if (config.record_history) check_results(cluster, config, plan, data, txn_agent.get(), result);
   return result;
 }
 

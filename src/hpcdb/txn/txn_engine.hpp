@@ -1,16 +1,20 @@
 #pragma once
 // One transaction run over the whole job: assigns lock-agent and
-// transaction-agent roles, opens the transport and the record windows, runs
-// each rank's agent, and gathers the counts and timings (and, when asked,
-// checks the recorded history) at rank 0.
+// transaction-agent roles, builds the workload and its lock space, opens the
+// transport and the data windows, has the lock agents load their partitions,
+// runs each rank's agent, and gathers the counts and timings (and, when
+// asked, the history check and the workload's consistency conditions) at rank 0.
 #include <mpi.h>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/txn/serializability_checker.hpp"
 #include "hpcdb/txn/txn_config.hpp"
 #include "hpcdb/txn/txn_metrics.hpp"
+#include "hpcdb/txn/txn_program.hpp"
 
 namespace hpcdb {
 
@@ -20,7 +24,12 @@ struct TxnRunResult {
   int lock_agents = 0;
   int txn_agents = 0;
   int nodes = 0;
-  std::optional<HistoryCheck> check;  // with record_history
+  std::uint32_t partitions = 0;
+  std::vector<std::string> type_names;
+  double load_seconds = 0;                          // the lock agents loading their data (slowest)
+  std::optional<HistoryCheck> check;                // with record_history
+  std::optional<std::vector<ConditionResult>> conditions;  // with record_history, if the workload has any
+  bool ok() const;                                  // every check that ran passed
 };
 
 // Collective; the result is complete on rank 0 only.

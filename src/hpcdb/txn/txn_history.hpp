@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hpcdb/txn/lock_table.hpp"
+#include "hpcdb/txn/txn_ids.hpp"
 
 namespace hpcdb {
 

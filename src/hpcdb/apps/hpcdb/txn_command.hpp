@@ -24,6 +24,8 @@ struct TxnOptions {
   double remote_probability = 0;
   double duration = 5;
   std::string transactions = "0";
+  int retries = 10;
+  double backoff_ms = 0.05;
   std::uint64_t seed = 1;
   bool no_data = false;
   bool check = false;
