@@ -1,0 +1,48 @@
+#pragma once
+// TPC-C's lock names: the table ids of the lock space (table 0 holds the
+// hierarchy's database and table copies) and the key of every row and of the
+// index ranges that need protection from phantoms under serializable:
+//  - per district, the supremum of the order, new-order and order-line keys
+//    (the "next key" after the last one, which appends lock for an instant
+//    and scans that reach the end lock for good),
+//  - the customer last-name index entry of one name,
+//  - a customer's entry in the orders-by-customer index (its latest order).
+#include <cstdint>
+
+namespace hpcdb::tpcc {
+
+enum Table : std::uint32_t {
+  kWarehouseTable = 1,
+  kDistrictTable = 2,
+  kCustomerTable = 3,
+  kHistoryTable = 4,
+  kNewOrderTable = 5,
+  kOrderTable = 6,
+  kOrderLineTable = 7,
+  kItemTable = 8,
+  kStockTable = 9,
+  kCustomerNameIndex = 10,
+  kCustomerOrderIndex = 11,
+};
+
+constexpr int kOrderIdBits = 24;  // o_ids per district below 2^24 - 1
+constexpr std::uint64_t kOrderSupremum = (std::uint64_t{1} << kOrderIdBits) - 1;
+
+constexpr std::uint64_t district_key(int d) { return static_cast<std::uint64_t>(d); }
+constexpr std::uint64_t customer_key(int d, int c) {
+  return static_cast<std::uint64_t>(d - 1) * 3000 + static_cast<std::uint64_t>(c - 1);
+}
+constexpr std::uint64_t order_key(int d, std::uint64_t o_id) {  // also new orders
+  return (static_cast<std::uint64_t>(d) << kOrderIdBits) | o_id;
+}
+constexpr std::uint64_t order_supremum(int d) { return order_key(d, kOrderSupremum); }
+constexpr std::uint64_t order_line_key(int d, std::uint64_t o_id, int ol_number) {
+  return (order_key(d, o_id) << 4) | static_cast<std::uint64_t>(ol_number);
+}
+constexpr std::uint64_t order_line_supremum(int d) { return order_line_key(d, kOrderSupremum, 15); }
+constexpr std::uint64_t history_key(int d, std::uint64_t slot) { return (static_cast<std::uint64_t>(d) << 32) | slot; }
+constexpr std::uint64_t name_key(int d, std::uint32_t name_hash) {
+  return (static_cast<std::uint64_t>(d) << 32) | name_hash;
+}
+
+}  // namespace hpcdb::tpcc
