@@ -172,6 +172,15 @@ expect_failure txn_bad_transport "unknown transport" txn --transport carrier-pig
 expect_failure txn_bad_isolation "isolation" txn --isolation snapshot
 expect_failure txn_bad_remote_prob "remote-prob" txn --remote-prob 1.5
 expect_failure txn_check_without_data "--check needs record access" txn --check --no-data --transactions 10
+expect_failure tpcc_bad_mix "unknown mix 'random'" txn --workload tpcc --mix random --transactions 10
+expect_failure tpcc_no_data "--workload tpcc needs data access" txn --workload tpcc --no-data --transactions 10
+expect_failure txn_bad_workload "unknown workload 'tpch'" txn --workload tpch --transactions 10
+expect_failure trace_without_dir "--workload trace needs --trace-dir" txn --workload trace --transactions 10
+expect_failure trace_dir_missing "lock trace directory '$work/no-traces' does not exist" txn --workload trace --trace-dir "$work/no-traces" --transactions 10
+mkdir -p "$work/bad-traces" && printf '1,12,IX,neword\n1,13,XX,neword\n' > "$work/bad-traces/wh000001.csv"
+expect_failure trace_check "--check needs data, and a lock trace replay has none" txn --workload trace --trace-dir "$work/bad-traces" --check --transactions 10
+expect_failure trace_out_synthetic "--trace-out records TPC-C" txn --trace-out "$work/t" --transactions 10
+expect_failure trace_out_not_a_directory "cannot write lock trace directory" txn --workload tpcc --trace-out /dev/null --transactions 10
 if [ "$ranks" -lt 2 ]; then
   expect_failure txn_one_rank "at least 2 ranks" txn --transactions 10
 else
@@ -188,6 +197,16 @@ else
   done
   expect_success txn_read_committed "history check: no dirty reads" txn --isolation read-committed --cc wait-die --transactions 200 --locks-per-agent 30 --locks-per-txn 4 --check
   expect_success txn_no_wait_locks_only "locks only" txn --cc no-wait --no-data --duration 0.5 --locks-per-agent 10K
+  # TPC-C: consistency conditions and the history check on every rank count; lock traces out and back in.
+  expect_success tpcc_check "consistency 4 .*holds" txn --workload tpcc --warehouses 2 --transactions 150 --order-capacity 200 --check
+  expect_success tpcc_read_committed_no_wait "history check: no dirty reads" txn --workload tpcc --warehouses 1 --isolation read-committed --cc no-wait --mix trace --transactions 150 --order-capacity 200 --check
+  expect_success tpcc_trace_out "new-order: [0-9]+ per minute" txn --workload tpcc --warehouses 2 --transactions 100 --order-capacity 200 --trace-out "$work/traces"
+  expect_success tpcc_trace_replay "traces of 2 warehouse" txn --workload trace --trace-dir "$work/traces" --transactions 200
+  expect_failure tpcc_order_capacity "has no room for more orders .*raise --order-capacity" txn --workload tpcc --warehouses 1 --transactions 400 --order-capacity 1
+  expect_failure trace_malformed_line "wh000001.csv:2: not a lock trace line" txn --workload trace --trace-dir "$work/bad-traces" --transactions 10
+  if [ "$ranks" -ge 3 ]; then
+    expect_failure tpcc_too_few_warehouses "every lock agent needs a partition of its own" txn --workload tpcc --warehouses 1 --lock-agents 2 --transactions 10
+  fi
   timeout 120 "${mpirun[@]}" "$hpcdb" txn --duration 0.5 --lock-agents 1 --vote-no-prob 0.2 --json - > "$work/txn.json" 2> "$work/err"
   if python3 - "$work/txn.json" "$ranks" <<'PY'
 import json, sys

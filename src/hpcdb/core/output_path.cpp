@@ -112,4 +112,15 @@ void refuse_same_files(const NamedPaths& outputs, const NamedPaths& inputs) {
   }
 }
 
+void prepare_output_directory(const std::string& path, const std::string& what) {
+  auto refuse = [&](const std::string& reason) {
+    throw UsageError("cannot write " + what + " '" + path + "': " + reason);
+  };
+  std::error_code error;
+  if (fs::exists(path, error) && !fs::is_directory(path, error)) refuse("it is not a directory");
+  fs::create_directories(path, error);
+  if (error) refuse(error.message());
+  if (access(path.c_str(), W_OK | X_OK) != 0) refuse("permission denied");
+}
+
 }  // namespace hpcdb

@@ -40,4 +40,8 @@ using NamedPaths = std::vector<std::pair<std::string, std::string>>;
 // as an input (empty paths, "-" and devices pass).
 void refuse_same_files(const NamedPaths& outputs, const NamedPaths& inputs);
 
+// Makes `path` an existing, writable directory (creating it and its parents
+// if missing); throws UsageError ("cannot write <what> '<path>': <reason>").
+void prepare_output_directory(const std::string& path, const std::string& what);
+
 }  // namespace hpcdb

@@ -20,24 +20,17 @@
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/net/node_shared_arena.hpp"
 #include "hpcdb/net/rma_window.hpp"
+#include "hpcdb/txn/data_access.hpp"
 #include "hpcdb/txn/lock_space.hpp"
 
 namespace hpcdb {
-
-// A place in the data: region (a partition < partitions, or partitions + a
-// for the replica at lock agent a) and a byte offset in it.
-struct DataRef {
-  std::uint32_t region = 0;
-  std::uint64_t offset = 0;
-  DataRef plus(std::uint64_t bytes) const { return {region, offset + bytes}; }
-};
 
 struct DataShape {
   std::uint64_t partition_bytes = 0;
   std::uint64_t replica_bytes = 0;
 };
 
-class DataStore {
+class DataStore final : public DataAccess {
  public:
   // Collective. Without `enabled` nothing is allocated (locks only). With
   // `rma_only`, data on this node is reached through MPI too.
@@ -45,15 +38,15 @@ class DataStore {
   DataStore(const DataStore&) = delete;
   DataStore& operator=(const DataStore&) = delete;
 
-  bool enabled() const { return enabled_; }
+  bool enabled() const override { return enabled_; }
   const DataShape& shape() const { return shape_; }
   std::uint32_t replica_region(int agent) const { return space_.partitions() + static_cast<std::uint32_t>(agent); }
 
   // One-sided access (transaction agents).
-  void get(DataRef at, void* into, std::size_t bytes);          // complete on return
-  void put(DataRef at, const void* from, std::size_t bytes);    // complete after complete()
-  std::uint64_t load_word(DataRef at);  // an 8-byte aligned word that others may be writing
-  void complete();                      // finishes every put
+  void get(DataRef at, void* into, std::size_t bytes) override;
+  void put(DataRef at, const void* from, std::size_t bytes) override;
+  std::uint64_t load_word(DataRef at) override;
+  void complete() override;
 
   // The owning lock agent's own memory.
   std::byte* local_partition(std::uint32_t partition);

@@ -7,7 +7,7 @@
 
 namespace hpcdb {
 
-Transaction::Transaction(LockChannel& channel, DataStore& data, const LockSpace& space, TransactionSettings settings,
+Transaction::Transaction(LockChannel& channel, DataAccess& data, const LockSpace& space, TransactionSettings settings,
                          TxnMetrics& metrics)
     : channel_(channel), data_(data), space_(space), settings_(settings), metrics_(metrics) {
   held_.reserve(1024);

@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hpcdb/txn/data_store.hpp"
+#include "hpcdb/txn/data_access.hpp"
 #include "hpcdb/txn/id_slot_map.hpp"
 #include "hpcdb/txn/lock_channel.hpp"
 #include "hpcdb/txn/lock_space.hpp"
@@ -58,7 +58,7 @@ struct TransactionSettings {
 
 class Transaction {
  public:
-  Transaction(LockChannel& channel, DataStore& data, const LockSpace& space, TransactionSettings settings,
+  Transaction(LockChannel& channel, DataAccess& data, const LockSpace& space, TransactionSettings settings,
               TxnMetrics& metrics);
 
   void begin(TxnId id);
@@ -90,9 +90,17 @@ class Transaction {
   std::uint64_t peek_word(DataRef at) { return data_.load_word(at); }
   bool data_enabled() const { return data_.enabled(); }
 
+  const LockSpace& space() const { return space_; }
+
+  // The history check's record of what this transaction read and replaced
+  // (its own earlier writes are not noted again).
   bool recording_history() const { return settings_.record_history; }
-  void note_read(LockId record, TxnId version) { history_.reads.push_back({record, version}); }
-  void note_write(LockId record, TxnId replaced) { history_.writes.push_back({record, replaced}); }
+  void note_read(LockId record, TxnId version) {
+    if (version != id_) history_.reads.push_back({record, version});
+  }
+  void note_write(LockId record, TxnId replaced) {
+    if (replaced != id_) history_.writes.push_back({record, replaced});
+  }
 
   // Commits: 2PC among the lock agents where it holds X locks when there is
   // more than one; a NO (or a silent participant) rolls it back. Returns
@@ -121,7 +129,7 @@ class Transaction {
   void apply_undo();
 
   LockChannel& channel_;
-  DataStore& data_;
+  DataAccess& data_;
   const LockSpace& space_;
   TransactionSettings settings_;
   TxnMetrics& metrics_;

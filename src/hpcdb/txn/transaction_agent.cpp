@@ -21,7 +21,7 @@ TransactionSettings settings_of(const TxnEngineConfig& config) {
 
 }  // namespace
 
-TransactionAgent::TransactionAgent(MessageTransport& transport, DataStore& data, const AgentRoles& roles,
+TransactionAgent::TransactionAgent(MessageTransport& transport, DataAccess& data, const AgentRoles& roles,
                                    const LockSpace& space, const WorkloadDefinition& workload,
                                    const TxnEngineConfig& config, int rank)
     : transport_(transport),

@@ -30,7 +30,7 @@ struct TracedTransaction {
 class TransactionAgent {
  public:
   // Throws UsageError when the workload cannot run on this agent.
-  TransactionAgent(MessageTransport& transport, DataStore& data, const AgentRoles& roles, const LockSpace& space,
+  TransactionAgent(MessageTransport& transport, DataAccess& data, const AgentRoles& roles, const LockSpace& space,
                    const WorkloadDefinition& workload, const TxnEngineConfig& config, int rank);
 
   // Measures transport round trips to lock agents (for the model), then runs

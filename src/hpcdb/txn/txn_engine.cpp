@@ -7,6 +7,7 @@
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/txn/condition_results.hpp"
 #include "hpcdb/txn/lock_agent.hpp"
+#include "hpcdb/txn/trace/trace_output.hpp"
 #include "hpcdb/txn/transaction_agent.hpp"
 #include "hpcdb/txn/workload_factory.hpp"
 
@@ -29,6 +30,9 @@ void check_config(const TxnEngineConfig& config) {
   if (config.record_history && !config.access_data) throw UsageError("--check needs record access (drop --no-data)");
   if (config.lock_timeout_ns == 0) throw UsageError("--lock-timeout must be positive");
   if (config.retries < 0) throw UsageError("--retries must not be negative");
+  if (!config.trace_out_dir.empty() && config.workload == WorkloadKind::synthetic) {
+    throw UsageError("--trace-out records TPC-C transactions (or replayed traces), not the synthetic workload");
+  }
 }
 
 // The parts of a run every rank agrees on before any agent starts.
@@ -42,7 +46,9 @@ RunPlan plan_run(MPI_Comm comm, const TxnEngineConfig& config) {
   RunPlan plan;
   run_collectively(comm, [&] {
     check_config(config);
-    plan.workload = make_workload(config);
+    int ranks = 1;
+    MPI_Comm_size(comm, &ranks);
+    plan.workload = make_workload(config, ranks);
     plan.roles = std::make_unique<AgentRoles>(comm, config.lock_agents, config.placement);
     const int agents = static_cast<int>(plan.roles->lock_agents().size());
     plan.space = std::make_unique<LockSpace>(plan.workload->partitions(agents), plan.roles->lock_agents());
@@ -139,6 +145,13 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
   result.partitions = plan.space->partitions();
   result.type_names = plan.workload->type_names();
   if (config.record_history) check_results(cluster, config, plan, data, txn_agent.get(), result);
+  if (!config.trace_out_dir.empty()) {
+    static const std::vector<TracedTransaction> none;
+    run_collectively(comm, [&] {
+      write_lock_traces(comm, config.trace_out_dir, result.partitions, result.type_names,
+                        txn_agent ? txn_agent->traced() : none);
+    });
+  }
   return result;
 }
 

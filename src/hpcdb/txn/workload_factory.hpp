@@ -7,6 +7,7 @@
 namespace hpcdb {
 
 // Throws UsageError for settings the workload cannot run with.
-std::unique_ptr<WorkloadDefinition> make_workload(const TxnEngineConfig& config);
+// `ranks`: the job's size (some workloads size their data by the run).
+std::unique_ptr<WorkloadDefinition> make_workload(const TxnEngineConfig& config, int ranks);
 
 }  // namespace hpcdb

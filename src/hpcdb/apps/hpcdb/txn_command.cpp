@@ -15,8 +15,10 @@
 namespace hpcdb {
 
 void add_txn_options(CLI::App& txn, TxnOptions& o) {
-  txn.add_option("--workload", o.workload, "Workload: synthetic (the thesis's: N locks per transaction, uniform modes)")
-      ->check(CLI::IsMember({"synthetic"}))
+  txn.add_option("--workload", o.workload,
+                 "Workload: synthetic (the thesis's: N locks per transaction, uniform modes), tpcc (TPC-C's five "
+                 "transactions on its nine tables, one partition per warehouse) or trace (replays the lock traces of "
+                 "--trace-dir without data access, as the thesis did)")
       ->capture_default_str();
   txn.add_option("--transport", o.transport,
                  "How agents exchange messages: one-sided (mailboxes with a notification queue, written with "
@@ -39,6 +41,21 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
                  "serializable (strict 2PL) or read-committed (read locks released right after the read)")
       ->capture_default_str();
   txn.add_option("--locks-per-txn", o.locks_per_txn, "Distinct locks each transaction takes")->capture_default_str();
+  txn.add_option("--warehouses", o.warehouses,
+                 "TPC-C: warehouses, dealt in equal ranges to the lock agents (default: one per lock agent)");
+  txn.add_option("--mix", o.mix,
+                 "TPC-C: standard (New-Order 45%, Payment 43%, Order-Status, Delivery, Stock-Level 4% each) or trace "
+                 "(10:10:1:1:1, the deck behind the thesis's lock traces)")
+      ->capture_default_str();
+  txn.add_option("--order-capacity", o.order_capacity,
+                 "TPC-C: new orders each district's append areas hold beyond the initial 3,000 (0: room for 500 per "
+                 "second and district, or for all of a counted run's New-Orders)")
+      ->capture_default_str();
+  txn.add_option("--trace-out", o.trace_out,
+                 "TPC-C: write every committed transaction's granted locks to DIR, one file per warehouse "
+                 "(wh000001.csv, ...: lines trx_num,lock_id,mode,trx_name, the thesis artifact's format); DIR is "
+                 "created if missing");
+  txn.add_option("--trace-dir", o.trace_dir, "--workload trace: the directory of lock trace files to replay");
   txn.add_option("--remote-prob", o.remote_probability,
                  "Probability that a lock belongs to a lock agent on another node")
       ->capture_default_str();
@@ -83,7 +100,14 @@ TxnEngineConfig resolve(const TxnOptions& o) {
   c.transport = parse_transport_kind(o.transport);
   c.lock_agents = o.lock_agents;
   c.placement = parse_agent_placement(o.placement);
+  c.workload = parse_workload_kind(o.workload);
   c.locks_per_agent = parse_count(o.locks_per_agent, "--locks-per-agent");
+  c.warehouses = o.warehouses;
+  c.mix = parse_tpcc_mix(o.mix);
+  c.order_capacity = parse_count(o.order_capacity, "--order-capacity");
+  c.trace_out_dir = o.trace_out;
+  c.trace_dir = o.trace_dir;
+  if (!o.trace_dir.empty() && c.workload != WorkloadKind::trace) throw UsageError("--trace-dir goes with --workload trace");
   c.policy = parse_deadlock_policy(o.cc);
   if (!(o.lock_timeout_ms > 0)) throw UsageError("--lock-timeout must be positive");
   c.lock_timeout_ns = static_cast<std::uint64_t>(o.lock_timeout_ms * 1e6);
@@ -119,7 +143,10 @@ int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
   TxnEngineConfig config;
   run_collectively(cluster.world(), [&] {
     config = resolve(options);
-    if (cluster.rank() == 0) check_output_path(options.json, "JSON file");
+    if (cluster.rank() == 0) {
+      check_output_path(options.json, "JSON file");
+      if (!options.trace_out.empty()) prepare_output_directory(options.trace_out, "lock trace directory");
+    }
   });
   const TxnRunResult result = run_txn_engine(cluster, config);
   // Rank 0 reports; a failed output ends every rank.

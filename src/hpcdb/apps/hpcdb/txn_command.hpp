@@ -21,6 +21,11 @@ struct TxnOptions {
   double lock_timeout_ms = 100;
   std::string isolation = "serializable";
   int locks_per_txn = 10;
+  std::uint32_t warehouses = 0;
+  std::string mix = "standard";
+  std::string order_capacity = "0";
+  std::string trace_out;
+  std::string trace_dir;
   double remote_probability = 0;
   double duration = 5;
   std::string transactions = "0";

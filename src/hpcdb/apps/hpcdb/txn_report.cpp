@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <optional>
+
 namespace hpcdb {
 namespace {
 
@@ -36,6 +39,15 @@ TimeSplit time_split(const TxnCounters& n) {
   TimeSplit s{share(n.locking_ns), 0, share(n.vote_ns), share(n.end_ns)};
   s.data = std::max(0.0, 1 - s.locking - s.vote - s.end);
   return s;
+}
+
+// New-Orders completed per minute (those the program rolled back included, as
+// TPC-C counts them), or nothing for workloads without New-Order.
+std::optional<double> new_orders_per_minute(const TxnMetrics& m, const std::vector<std::string>& names) {
+  const auto at = std::find(names.begin(), names.end(), "new-order");
+  if (at == names.end() || m.seconds <= 0) return std::nullopt;
+  const TypeCounters& t = m.types[static_cast<std::size_t>(at - names.begin())];
+  return 60.0 * static_cast<double>(t.committed + t.rolled_back) / m.seconds;
 }
 
 std::string workload_text(const TxnEngineConfig& c, const TxnRunResult& r) {
@@ -122,6 +134,9 @@ std::string txn_report_text(const TxnOptions& o, const TxnEngineConfig& c, const
   out += fmt::format("  committed {} in {:.3f} s: {:.0f} transactions/s (data loaded in {:.2f} s before)\n",
                      n.committed, m.seconds, per_second(n.committed, m.seconds), r.load_seconds);
   out += aborts_text(n);
+  if (const auto per_minute = new_orders_per_minute(m, r.type_names)) {
+    out += fmt::format("  new-order: {:.0f} per minute (rolled back by an unknown item included)\n", *per_minute);
+  }
   if (r.type_names.size() > 1) out += types_text(m, r.type_names);
   out += fmt::format("  lock requests {}: {:.0f} /s; per committed transaction {:.2f} locks ({:.2f} released early) "
                      "at {:.2f} lock agents; 2PC in {:.2f}% of attempts\n",
@@ -188,6 +203,7 @@ nlohmann::ordered_json txn_report_json(const TxnOptions& o, const TxnEngineConfi
                           {"no_vote", n.aborted_by_vote}};
   j["abort_rate"] = ratio(n.aborted(), n.attempts());
   j["transactions_per_second"] = per_second(n.committed, m.seconds);
+  if (const auto per_minute = new_orders_per_minute(m, r.type_names)) j["new_orders_per_minute"] = *per_minute;
   j["lock_requests"] = n.lock_requests;
   j["lock_requests_per_second"] = per_second(n.lock_requests, m.seconds);
   j["locks_per_committed_txn"] = ratio(n.locks_in_committed, n.committed);
