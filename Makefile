@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test bench-join bench-txn bench-peers bench-experiment clean
+.PHONY: all setup build demo test bench-join bench-txn bench-tpcc bench-peers bench-experiment clean
 
 all: build
 
@@ -36,6 +36,10 @@ bench/.venv/bin/python: bench/requirements.txt
 	python3 -m venv bench/.venv
 	bench/.venv/bin/pip install -q -r bench/requirements.txt
 	touch bench/.venv/bin/python
+
+# TPC-C: warehouses x transaction agents x isolation levels, interleaved runs, table and plot.
+bench-tpcc: build bench/.venv/bin/python
+	bench/.venv/bin/python bench/tpcc_sweep.py --hpcdb $(BUILD)/hpcdb
 
 bench-peers: build bench/.venv/bin/python
 	bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3

@@ -23,33 +23,30 @@ TpccLayout::TpccLayout(std::uint64_t order_capacity)
       order_slots_(kInitialOrders + order_capacity),
       line_slots_(slots_for(order_slots_, 10)),
       history_slots_(slots_for(order_slots_, 1)) {
-  std::uint64_t at = aligned(sizeof(Warehouse));
-  districts_ = at;
-  at = aligned(at + kDistricts * sizeof(District));
-  customers_ = at;
-  at = aligned(at + static_cast<std::uint64_t>(kDistricts) * kCustomers * sizeof(Customer));
-  stock_ = at;
-  at = aligned(at + static_cast<std::uint64_t>(kItems) * sizeof(Stock));
+  // Each region starts on a cache line, one after the other.
+  std::uint64_t at = 0;
+  const auto place = [&at](std::uint64_t bytes) {
+    const std::uint64_t start = at;
+    at = aligned(at + bytes);
+    return start;
+  };
+  place(sizeof(Warehouse));
+  districts_ = place(kDistricts * sizeof(District));
+  customers_ = place(static_cast<std::uint64_t>(kDistricts) * kCustomers * sizeof(Customer));
+  stock_ = place(static_cast<std::uint64_t>(kItems) * sizeof(Stock));
   areas_ = at;
 
-  std::uint64_t a = aligned(sizeof(DistrictAreaHeader));
-  orders_ = a;
-  a = aligned(a + order_slots_ * sizeof(Order));
-  first_lines_ = a;
-  a = aligned(a + order_slots_ * 8);
-  new_orders_ = a;
-  a = aligned(a + order_slots_ * sizeof(NewOrder));
-  lines_ = a;
-  a = aligned(a + line_slots_ * sizeof(OrderLine));
-  history_ = a;
-  a = aligned(a + history_slots_ * sizeof(History));
-  latest_ = a;
-  a = aligned(a + kCustomers * 8);
-  buckets_ = a;
-  a = aligned(a + kNameBuckets * sizeof(NameBucket));
-  entries_ = a;
-  a = aligned(a + kCustomers * sizeof(NameEntry));
-  area_bytes_ = a;
+  at = 0;
+  place(sizeof(DistrictAreaHeader));
+  orders_ = place(order_slots_ * sizeof(Order));
+  first_lines_ = place(order_slots_ * 8);
+  new_orders_ = place(order_slots_ * sizeof(NewOrder));
+  lines_ = place(line_slots_ * sizeof(OrderLine));
+  history_ = place(history_slots_ * sizeof(History));
+  latest_ = place(kCustomers * 8);
+  buckets_ = place(kNameBuckets * sizeof(NameBucket));
+  entries_ = place(kCustomers * sizeof(NameEntry));
+  area_bytes_ = at;
   partition_bytes_ = areas_ + kDistricts * area_bytes_;
 }
 

@@ -55,12 +55,17 @@ int nurand(Rng& rng, int a, int x, int y, int c) {
 void last_name(int number, char (&out)[16]);
 
 // A random a-string (letters and digits) of length [min, max] in `out`
-// (capacity bytes, padded with zero bytes); returns its length.
+// (capacity bytes, padded with zero bytes); returns its length. Each 64-bit
+// draw gives two characters (the multiply-shift of each 32-bit half).
 template <class Rng>
 int alphanumeric(Rng& rng, char* out, int capacity, int min, int max) {
   static constexpr char kChars[] = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
   const int length = static_cast<int>(uniform(rng, min, max));
-  for (int i = 0; i < length; ++i) out[i] = kChars[uniform(rng, 0, 61)];
+  for (int i = 0; i < length; i += 2) {
+    const std::uint64_t bits = rng();
+    out[i] = kChars[((bits & 0xffffffffu) * 62) >> 32];
+    if (i + 1 < length) out[i + 1] = kChars[((bits >> 32) * 62) >> 32];
+  }
   for (int i = length; i < capacity; ++i) out[i] = '\0';
   return length;
 }
