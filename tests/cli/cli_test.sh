@@ -203,6 +203,25 @@ else
   expect_success tpcc_trace_out "new-order: [0-9]+ per minute" txn --workload tpcc --warehouses 2 --transactions 100 --order-capacity 200 --trace-out "$work/traces"
   expect_success tpcc_trace_replay "traces of 2 warehouse" txn --workload trace --trace-dir "$work/traces" --transactions 200
   expect_failure tpcc_order_capacity "has no room for more orders .*raise --order-capacity" txn --workload tpcc --warehouses 1 --transactions 400 --order-capacity 1
+  timeout 300 "${mpirun[@]}" "$hpcdb" txn --workload tpcc --warehouses 2 --transactions 100 --order-capacity 200 --check --json - > "$work/tpcc.json" 2> "$work/err"
+  if python3 - "$work/tpcc.json" "$ranks" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ranks = int(sys.argv[2])
+assert r["workload"] == "tpcc" and r["partitions"] == 2
+assert list(r["types"]) == ["new-order", "payment", "order-status", "delivery", "stock-level"]
+done = sum(t["committed"] + t["rolled_back"] + t["given_up"] for t in r["types"].values())
+assert done == 100 * (ranks - 1), done
+assert r["committed"] == sum(t["committed"] for t in r["types"].values())
+assert r["aborted"] == sum(r["aborts_by_cause"].values())
+assert abs(r["new_orders_per_minute"] - 60 * (r["types"]["new-order"]["committed"] + r["types"]["new-order"]["rolled_back"]) / r["seconds"]) < 1e-6 * r["new_orders_per_minute"] + 1e-9
+assert abs(sum(r["time_split"][k] for k in ["locking", "data_and_program", "vote", "end"]) - 1) < 1e-9
+assert r["locks_per_committed_txn"] > 40 and r["lock_agents_per_committed_txn"] >= 1
+assert r["history_check"]["ok"] and [c["violations"] for c in r["consistency"]] == [0, 0, 0, 0]
+for t in r["types"].values():
+    assert set(t["latency"]) == {"count", "median_us", "mean_us", "p99_us"}
+PY
+  then passed=$((passed + 1)); echo "ok   tpcc_json"; else failed=$((failed + 1)); echo "FAIL tpcc_json"; cat "$work/err"; fi
   expect_failure trace_malformed_line "wh000001.csv:2: not a lock trace line" txn --workload trace --trace-dir "$work/bad-traces" --transactions 10
   if [ "$ranks" -ge 3 ]; then
     expect_failure tpcc_too_few_warehouses "every lock agent needs a partition of its own" txn --workload tpcc --warehouses 1 --lock-agents 2 --transactions 10

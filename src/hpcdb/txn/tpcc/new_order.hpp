@@ -11,6 +11,8 @@
 
 namespace hpcdb::tpcc {
 
+class TpccRows;
+
 struct NewOrderOutput {
   std::int64_t o_id = 0;
   Money total = 0;  // sum of amounts, with discount and taxes
@@ -25,6 +27,9 @@ class NewOrderProgram final : public TransactionProgram {
   ProgramEnd run(Transaction& txn) override;
 
  private:
+  std::uint64_t insert_order(TpccRows& db, std::uint64_t o_id);
+  Money order_line(TpccRows& db, std::uint64_t o_id, std::uint64_t slot, int n, const Item& item);
+
   const TpccLayout& layout_;
 };
 
