@@ -178,6 +178,8 @@ expect_failure txn_bad_workload "unknown workload 'tpch'" txn --workload tpch --
 expect_failure trace_without_dir "--workload trace needs --trace-dir" txn --workload trace --transactions 10
 expect_failure trace_dir_missing "lock trace directory '$work/no-traces' does not exist" txn --workload trace --trace-dir "$work/no-traces" --transactions 10
 mkdir -p "$work/bad-traces" && printf '1,12,IX,neword\n1,13,XX,neword\n' > "$work/bad-traces/wh000001.csv"
+mkdir -p "$work/no-meta-traces" && cp "$work/bad-traces/wh000001.csv" "$work/no-meta-traces/"
+echo 1000 > "$work/bad-traces/max-locks-per-wh.meta"
 expect_failure trace_check "--check needs data, and a lock trace replay has none" txn --workload trace --trace-dir "$work/bad-traces" --check --transactions 10
 expect_failure trace_out_synthetic "--trace-out records TPC-C" txn --trace-out "$work/t" --transactions 10
 expect_failure trace_out_not_a_directory "cannot write lock trace directory" txn --workload tpcc --trace-out /dev/null --transactions 10
@@ -202,6 +204,27 @@ else
   expect_success tpcc_read_committed_no_wait "history check: no dirty reads" txn --workload tpcc --warehouses 1 --isolation read-committed --cc no-wait --mix trace --transactions 150 --order-capacity 200 --check
   expect_success tpcc_trace_out "new-order: [0-9]+ per minute" txn --workload tpcc --warehouses 2 --transactions 100 --order-capacity 200 --trace-out "$work/traces"
   expect_success tpcc_trace_replay "traces of 2 warehouse" txn --workload trace --trace-dir "$work/traces" --transactions 200
+  expect_failure trace_no_meta "max-locks-per-wh.meta': a lock trace directory holds" txn --workload trace --trace-dir "$work/no-meta-traces" --transactions 10
+  # A replay of every recorded transaction asks for the recorded locks (one warehouse: replayed in commit order).
+  if [ "$ranks" -eq 2 ]; then
+    timeout 300 "${mpirun[@]}" "$hpcdb" txn --workload tpcc --warehouses 1 --transactions 150 --order-capacity 200 --json "$work/recorded.json" --trace-out "$work/traces1" > /dev/null 2> "$work/err" &&
+    timeout 300 "${mpirun[@]}" "$hpcdb" txn --workload trace --trace-dir "$work/traces1" --transactions "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['committed'])" "$work/recorded.json")" --json "$work/replayed.json" > /dev/null 2>> "$work/err"
+    if python3 - "$work/recorded.json" "$work/replayed.json" "$work/traces1" <<'PY'
+import json, sys
+rec, rep, traces = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
+lines = [l.rstrip("\n").split(",") for l in open(traces + "/wh000001.csv")]
+assert len(lines) == round(rec["locks_per_committed_txn"] * rec["committed"]), (len(lines), rec)
+assert len({l[0] for l in lines}) == rec["committed"] == rep["committed"] and rep["partitions"] == 1
+per_wh = int(open(traces + "/max-locks-per-wh.meta").read())
+assert max(int(l[1]) for l in lines) == per_wh - 1 and {l[2] for l in lines} <= {"IS", "IX", "S", "SIX", "X"}
+# Locks released early and asked for again are held through a replay: those few requests are dropped.
+assert 0.99 * len(lines) <= rep["lock_requests"] <= len(lines), (rep["lock_requests"], len(lines))
+for name, t in rec["types"].items():
+    assert rep["types"][name]["committed"] == t["committed"], name
+    assert abs(rep["types"][name]["locks_per_committed_txn"] - t["locks_per_committed_txn"]) <= 0.01 * t["locks_per_committed_txn"], name
+PY
+    then passed=$((passed + 1)); echo "ok   tpcc_trace_round_trip"; else failed=$((failed + 1)); echo "FAIL tpcc_trace_round_trip"; cat "$work/err"; fi
+  fi
   expect_failure tpcc_order_capacity "has no room for more orders .*raise --order-capacity" txn --workload tpcc --warehouses 1 --transactions 400 --order-capacity 1
   timeout 300 "${mpirun[@]}" "$hpcdb" txn --workload tpcc --warehouses 2 --transactions 100 --order-capacity 200 --check --json - > "$work/tpcc.json" 2> "$work/err"
   if python3 - "$work/tpcc.json" "$ranks" <<'PY'

@@ -57,7 +57,10 @@ RunPlan plan_run(MPI_Comm comm, const TxnEngineConfig& config) {
 }
 
 // The lock agents load their partitions; returns the slowest one's seconds.
+// Seconds the lock agents took to load their data (0 for a workload without data).
 double load_data(const Cluster& cluster, const RunPlan& plan, DataStore& data) {
+  const DataShape shape = plan.workload->data_shape();
+  if (!data.enabled() || shape.partition_bytes + shape.replica_bytes == 0) return 0;
   const int agent = plan.roles->lock_agent_index(cluster.rank());
   Stopwatch watch;
   run_collectively(cluster.world(), [&] {

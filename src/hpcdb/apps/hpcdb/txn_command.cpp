@@ -53,9 +53,10 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
       ->capture_default_str();
   txn.add_option("--trace-out", o.trace_out,
                  "TPC-C: write every committed transaction's granted locks to DIR, one file per warehouse "
-                 "(wh000001.csv, ...: lines trx_num,lock_id,mode,trx_name, the thesis artifact's format); DIR is "
-                 "created if missing");
-  txn.add_option("--trace-dir", o.trace_dir, "--workload trace: the directory of lock trace files to replay");
+                 "(wh000001.csv, ...: lines trx_num,lock_id,mode,trx_name, lock ids dense per warehouse, their count "
+                 "in max-locks-per-wh.meta: the thesis artifact's format); DIR is created if missing");
+  txn.add_option("--trace-dir", o.trace_dir, "--workload trace: the directory of lock trace files to replay (wh000001.csv, ... and "
+                 "max-locks-per-wh.meta, as --trace-out writes them and the thesis's traces come)");
   txn.add_option("--remote-prob", o.remote_probability,
                  "Probability that a lock belongs to a lock agent on another node")
       ->capture_default_str();

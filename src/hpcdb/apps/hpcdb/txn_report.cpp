@@ -75,6 +75,7 @@ std::string types_text(const TxnMetrics& m, const std::vector<std::string>& name
   for (std::size_t t = 0; t < names.size(); ++t) {
     const TypeCounters& c = m.types[t];
     const LatencyHistogram& h = m.type_latency[t];
+    if (c.committed + c.aborted + c.rolled_back == 0) continue;  // e.g. a replay's "other" names
     out += fmt::format("  {:<14} {:>10} {:>10.0f} {:>8} {:>9.1f} {:>10.2f} {:>8.2f} {:>5.2f}/{:<5.2f}\n", names[t],
                        c.committed, per_second(c.committed, m.seconds), c.aborted,
                        ratio(c.locks_in_committed, c.committed), ratio(c.agents_in_committed, c.committed),
@@ -131,8 +132,9 @@ std::string txn_report_text(const TxnOptions& o, const TxnEngineConfig& c, const
                      c.access_data ? "" : ", locks only (no record access)");
   out += fmt::format("  ranks {}: {} lock agent(s), {} transaction agent(s), {} node(s); {}\n", r.ranks,
                      r.lock_agents, r.txn_agents, r.nodes, workload_text(c, r));
-  out += fmt::format("  committed {} in {:.3f} s: {:.0f} transactions/s (data loaded in {:.2f} s before)\n",
-                     n.committed, m.seconds, per_second(n.committed, m.seconds), r.load_seconds);
+  out += fmt::format("  committed {} in {:.3f} s: {:.0f} transactions/s", n.committed, m.seconds,
+                     per_second(n.committed, m.seconds));
+  out += r.load_seconds > 0 ? fmt::format(" (data loaded in {:.2f} s before)\n", r.load_seconds) : "\n";
   out += aborts_text(n);
   if (const auto per_minute = new_orders_per_minute(m, r.type_names)) {
     out += fmt::format("  new-order: {:.0f} per minute (rolled back by an unknown item included)\n", *per_minute);

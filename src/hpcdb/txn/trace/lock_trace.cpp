@@ -9,6 +9,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/output_file.hpp"
+#include "hpcdb/txn/lock_space.hpp"
 
 namespace hpcdb {
 namespace {
@@ -36,6 +37,35 @@ bool four_fields(std::string_view line, std::string_view (&fields)[4]) {
 
 std::string trace_file_name(const std::string& dir, std::uint32_t warehouse) {
   return (std::filesystem::path(dir) / fmt::format("wh{:06d}.csv", warehouse)).string();
+}
+
+std::string locks_per_warehouse_file_name(const std::string& dir) {
+  return (std::filesystem::path(dir) / "max-locks-per-wh.meta").string();
+}
+
+void write_locks_per_warehouse(const std::string& dir, std::uint64_t locks) {
+  write_output_file(locks_per_warehouse_file_name(dir), "lock trace meta file", fmt::format("{}\n", locks));
+}
+
+std::uint64_t read_locks_per_warehouse(const std::string& dir) {
+  const std::string path = locks_per_warehouse_file_name(dir);
+  std::ifstream in(path);
+  if (!in) {
+    throw UsageError("cannot open '" + path + "': a lock trace directory holds the number of lock ids per warehouse "
+                     "there (written by --trace-out, as the thesis's traces come with it)");
+  }
+  std::string text;
+  std::getline(in, text);
+  // The artifact's scripts take the first number on the line (wc -l output).
+  const std::size_t digits = text.find_first_of("0123456789");
+  std::uint64_t locks = 0;
+  const std::string_view number =
+      digits == std::string::npos ? std::string_view() : std::string_view(text).substr(digits, text.find_first_not_of("0123456789", digits) - digits);
+  if (!parse_number(number, locks) || locks == 0 || locks > LockSpace::kMaxKey) {
+    throw UsageError(fmt::format("'{}' must hold the number of lock ids per warehouse (1 to {}), not '{}'", path,
+                                 LockSpace::kMaxKey, text.substr(0, 80)));
+  }
+  return locks;
 }
 
 void write_trace_file(const std::string& path, const std::vector<TraceTransaction>& transactions) {

@@ -2,6 +2,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/txn/trace/lock_trace.hpp"
+#include "hpcdb/txn/trace/trace_lock_ids.hpp"
 #include "hpcdb/txn/trace/trace_workload.hpp"
 #include "hpcdb/txn/txn_history.hpp"
 
@@ -38,7 +39,9 @@ void write_lock_traces(MPI_Comm comm, const std::string& dir, std::uint32_t part
     for (std::uint64_t k = 0; k < count; ++k, i += 2) t.locks.push_back({words[i], static_cast<LockMode>(words[i + 1])});
     file.push_back(std::move(t));
   }
+  const std::uint64_t locks_per_warehouse = to_trace_lock_ids(files);
   for (std::uint32_t p = 0; p < partitions; ++p) write_trace_file(trace_file_name(dir, p + 1), files[p]);
+  write_locks_per_warehouse(dir, locks_per_warehouse);
 }
 
 }  // namespace hpcdb

@@ -2,7 +2,8 @@
 // --trace-out DIR: the committed transactions' granted locks, gathered from
 // every transaction agent and written by rank 0 as one lock trace file per
 // warehouse (lock_trace.hpp), numbered per warehouse in commit order of each
-// agent, agent after agent.
+// agent, agent after agent, with the artifact's lock ids (trace_lock_ids.hpp)
+// and their count per warehouse in max-locks-per-wh.meta.
 #include <mpi.h>
 
 #include <string>

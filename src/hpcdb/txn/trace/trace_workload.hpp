@@ -2,12 +2,14 @@
 // The thesis's method (Sec. 5.4.1): replaying lock traces without data
 // access. `--workload trace --trace-dir DIR` takes one partition per trace
 // file (warehouse) of DIR; each transaction agent replays the files of its
-// home warehouses in order, wrapping around at the end, requesting every
-// lock of a transaction in the order it was granted and dropping requests of
-// locks it holds already in a covering mode (so a trace's upgrades become
-// conversions, its repeats nothing). As the artifact did, transactions with
-// 750 locks or more are skipped. Lock ids keep their partition bits: a lock
-// goes to the lock agent that owns its warehouse in this run.
+// home warehouses in order, wrapping around at the end (agents that share a
+// warehouse take turns: with k of them, each replays every k-th
+// transaction), requesting every lock of a transaction in the order it was
+// granted and dropping requests of locks it holds already in a covering mode
+// (so a trace's upgrades become conversions, its repeats nothing). As the
+// artifact did, transactions with 750 locks or more are skipped. A trace
+// lock id names its warehouse (trace_lock_ids.hpp): the lock goes to the
+// lock agent that owns that warehouse in this run.
 #include <vector>
 
 #include "hpcdb/txn/trace/lock_trace.hpp"
@@ -39,6 +41,7 @@ class TraceWorkload final : public WorkloadDefinition {
  private:
   std::string dir_;
   std::uint32_t warehouses_;
+  std::uint64_t locks_per_warehouse_;
 };
 
 }  // namespace hpcdb
