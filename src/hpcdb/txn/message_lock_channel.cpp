@@ -59,7 +59,7 @@ LockAnswer MessageLockChannel::acquire(int agent_rank, TxnId txn, LockId lock, L
   if (reply.txn != txn || reply.lock != lock) {
     throw Error("lock agent rank " + std::to_string(agent_rank) + " answered for another request");
   }
-  fail_if_asked(config_, rank_, start_ns_, monotonic_ns());  // with the lock, if granted
+  fail_if_asked(config_, rank_, start_ns_);  // with the lock, if granted
   return {reply.granted != 0, reply.mode, reply.reason};
 }
 
