@@ -37,9 +37,11 @@ bench/.venv/bin/python: bench/requirements.txt
 	bench/.venv/bin/pip install -q -r bench/requirements.txt
 	touch bench/.venv/bin/python
 
-# TPC-C: warehouses x transaction agents x isolation levels, interleaved runs, table and plot.
+# TPC-C: warehouses x transaction agents x isolation levels, interleaved runs, table and plot
+# (TPCC_SWEEP="--repeat 1 --duration 1" for a quick look; bench/tpcc_sweep.py --help lists the options).
+TPCC_SWEEP ?=
 bench-tpcc: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/tpcc_sweep.py --hpcdb $(BUILD)/hpcdb
+	bench/.venv/bin/python bench/tpcc_sweep.py --hpcdb $(BUILD)/hpcdb $(TPCC_SWEEP)
 
 bench-peers: build bench/.venv/bin/python
 	bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
