@@ -7,7 +7,7 @@
 
 namespace hpcdb {
 
-Cluster::Cluster(int& argc, char**& argv) {
+Cluster::Cluster(int& argc, char**& argv, MpiThreads threads) {
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
@@ -15,13 +15,15 @@ Cluster::Cluster(int& argc, char**& argv) {
     // mpirun) is UCX, which some installations exclude by default; keep it
     // selectable unless the user chose the components.
     setenv("OMPI_MCA_osc", "ucx,sm,rdma,pt2pt", 0);
+    const int wanted = threads == MpiThreads::multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED;
     int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
+    MPI_Init_thread(&argc, &argv, wanted, &provided);
     owns_mpi_ = true;
     if (provided < MPI_THREAD_SERIALIZED) {
       throw Error("the MPI library does not support threads calling MPI one at a time (MPI_THREAD_SERIALIZED)");
     }
   }
+  MPI_Query_thread(&thread_level_);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_);

@@ -8,11 +8,17 @@
 
 namespace hpcdb {
 
+// The MPI thread level a program asks for: "serialized" (worker threads may
+// call MPI, one at a time) suits every operator that calls MPI from one
+// thread at a time; "multiple" lets threads call MPI at once (the message
+// layer's network threads beside the caller), but Open MPI then refuses its
+// point-to-point emulation of one-sided windows (osc pt2pt, used over TCP).
+enum class MpiThreads { serialized, multiple };
+
 class Cluster {
  public:
-  // Initializes MPI (thread level "serialized": worker threads may call MPI,
-  // one at a time) unless it is already initialized.
-  Cluster(int& argc, char**& argv);
+  // Initializes MPI with `threads` unless it is already initialized.
+  Cluster(int& argc, char**& argv, MpiThreads threads = MpiThreads::serialized);
   ~Cluster();
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
@@ -26,6 +32,8 @@ class Cluster {
   // Node rank of a world rank, or -1 when it lives on another node.
   int node_rank_of(int world_rank) const { return node_rank_of_[static_cast<std::size_t>(world_rank)]; }
   int node_count() const { return node_count_; }
+  // Whether threads may call MPI at the same time (MPI_THREAD_MULTIPLE).
+  bool concurrent_mpi() const { return thread_level_ >= MPI_THREAD_MULTIPLE; }
 
   // Prints "hpcdb: error (rank N): message" and ends the whole job from this
   // rank with `code`: for an error only this rank saw, while its peers may be
@@ -34,6 +42,7 @@ class Cluster {
 
  private:
   bool owns_mpi_ = false;
+  int thread_level_ = MPI_THREAD_SINGLE;
   int rank_ = 0;
   int size_ = 1;
   MPI_Comm node_ = MPI_COMM_NULL;

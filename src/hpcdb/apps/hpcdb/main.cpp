@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <iostream>
+#include <string_view>
 
 #include "hpcdb/apps/hpcdb/calibrate_command.hpp"
 #include "hpcdb/apps/hpcdb/generate_command.hpp"
@@ -76,10 +77,21 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   return 2;
 }
 
+// MPI starts before the options are parsed: the subcommand (the first
+// argument that is not an option) says which thread level it needs.
+hpcdb::MpiThreads mpi_threads_for(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.empty() || arg[0] == '-') continue;
+    return arg == "netbench" ? hpcdb::MpiThreads::multiple : hpcdb::MpiThreads::serialized;
+  }
+  return hpcdb::MpiThreads::serialized;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  hpcdb::Cluster cluster(argc, argv);
+  hpcdb::Cluster cluster(argc, argv, mpi_threads_for(argc, argv));
   hpcdb::buffer_standard_output();
   // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported as
   // any failed output, instead of killing the rank.

@@ -1,0 +1,27 @@
+// The message layer's tests under mpiexec, with MPI_THREAD_MULTIPLE (the
+// layer's network threads call MPI beside the test's own thread): every rank
+// runs every test; only rank 0 prints, and the process exits non-zero if any
+// rank saw a failure.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include "hpcdb/net/cluster.hpp"
+#include "mpi/test_cluster.hpp"
+
+namespace hpcdb::testing {
+const Cluster* g_cluster = nullptr;
+}
+
+int main(int argc, char** argv) {
+  hpcdb::Cluster cluster(argc, argv, hpcdb::MpiThreads::multiple);
+  hpcdb::testing::g_cluster = &cluster;
+  ::testing::InitGoogleTest(&argc, argv);
+  if (cluster.rank() != 0) {
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+  }
+  const int local = RUN_ALL_TESTS();
+  int global = 0;
+  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return global;
+}
