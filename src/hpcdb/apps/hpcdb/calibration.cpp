@@ -22,6 +22,7 @@ nlohmann::ordered_json to_json(const Calibration& c) {
             {"put_latency_seconds", c.put_latency},
             {"shared_memory_bandwidth_bytes_per_second", c.shared_memory_bandwidth},
             {"window_setup_seconds", c.window_setup},
+            {"message_layer_threshold_bytes", c.message_threshold},
             {"shares_cores_with_compute", c.network_shares_cores}}},
           {"concurrent", c.concurrent}};
 }
@@ -44,6 +45,7 @@ Calibration calibration_from_json(const nlohmann::json& j) {
   c.concurrent = j.value("concurrent", false);
   c.shared_memory_bandwidth = n.at("shared_memory_bandwidth_bytes_per_second");
   c.window_setup = n.value("window_setup_seconds", 0.0);  // absent in older files
+  c.message_threshold = n.value("message_layer_threshold_bytes", 0.0);
   c.network_shares_cores = n.value("shares_cores_with_compute", false);
   return c;
 }

@@ -32,6 +32,9 @@ struct Calibration {
   // network's work ran on the same cores.
   bool network_shares_cores = false;
   double window_setup = 0;  // seconds to open and close the receive windows on this layout (slowest rank)
+  // The message layer's hybrid threshold: the largest payload (bytes) that
+  // the ring moved faster than the two-sided path, rank 0 -> 1 (0 = not measured).
+  double message_threshold = 0;
 
   RadixRates radix_rates(unsigned passes) const { return {scan, partition, build, probe, passes}; }
   // A merge level of fan-in F runs as ceil(log2 F) two-way passes.
