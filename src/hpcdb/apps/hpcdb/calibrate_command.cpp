@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "hpcdb/apps/hpcdb/calibration.hpp"
+#include "hpcdb/apps/hpcdb/layer_benchmarks.hpp"
+#include "hpcdb/apps/hpcdb/netbench_results.hpp"
 #include "hpcdb/core/bits.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
@@ -25,6 +27,7 @@
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/messaging/message_header.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/net/node_shared_arena.hpp"
 #include "hpcdb/net/one_sided_writer.hpp"
@@ -256,6 +259,50 @@ double window_setup_seconds(const Cluster& cluster, unsigned repeat) {
   return times[times.size() / 2];
 }
 
+// The message layer's hybrid threshold: rank 0 -> 1 bandwidth of the ring
+// alone and of the two-sided path alone, interleaved, over sizes from 256
+// bytes to 256 KiB (medians of `repeat`). The threshold is the last size
+// after which the two-sided path is faster at every larger size. The layers
+// run without network threads (the calibration's MPI is not started for
+// concurrent threads), which times the two paths themselves.
+struct ThresholdSweep {
+  std::vector<std::size_t> sizes;
+  std::vector<double> ring, two_sided;  // bytes/s, medians
+  std::size_t threshold = 0;
+};
+
+ThresholdSweep measure_message_threshold(const Cluster& cluster, unsigned repeat) {
+  ThresholdSweep sweep;
+  MessageLayerConfig ring;
+  ring.threads = 0;
+  ring.threshold = ring.ring_bytes - sizeof(MessageHeader);
+  MessageLayerConfig two_sided = ring;
+  two_sided.threshold = 0;
+  MessageLayer ring_layer(cluster, ring);
+  MessageLayer two_sided_layer(cluster, two_sided);
+  for (std::size_t s = 256; s <= (256u << 10); s *= 2) sweep.sizes.push_back(s);
+  std::vector<std::vector<double>> ring_rates(sweep.sizes.size()), two_sided_rates(sweep.sizes.size());
+  for (unsigned k = 0; k < std::max(repeat, 3u); ++k) {
+    for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
+      const WindowPlan plan = window_plan(sweep.sizes[i], 64, 50, 16u << 20);
+      ring_rates[i].push_back(layer_bandwidth(ring_layer, plan).bytes_per_second());
+      two_sided_rates[i].push_back(layer_bandwidth(two_sided_layer, plan).bytes_per_second());
+    }
+  }
+  for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
+    sweep.ring.push_back(median(ring_rates[i]));
+    sweep.two_sided.push_back(median(two_sided_rates[i]));
+  }
+  sweep.threshold = sweep.sizes.back();
+  for (std::size_t i = sweep.sizes.size(); i-- > 0 && sweep.two_sided[i] > sweep.ring[i];) {
+    sweep.threshold = i == 0 ? sweep.sizes[0] / 2 : sweep.sizes[i - 1];
+  }
+  double threshold = static_cast<double>(sweep.threshold);
+  MPI_Bcast(&threshold, 1, MPI_DOUBLE, 0, cluster.world());
+  sweep.threshold = static_cast<std::size_t>(threshold);
+  return sweep;
+}
+
 // Each rate becomes the slowest rank's (every rank measured at once): every
 // phase of a join ends when its slowest rank does.
 void take_slowest_rank(const Cluster& cluster, Calibration& c) {
@@ -303,6 +350,11 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
   c.concurrent = o.concurrent;
   c.window_setup = window_setup_seconds(cluster, o.repeat);
   c.network_shares_cores = cluster.node_count() > 1 && nodes_share_a_kernel(cluster);
+  ThresholdSweep sweep;
+  if (cluster.size() >= 2) {
+    sweep = measure_message_threshold(cluster, o.repeat);
+    c.message_threshold = static_cast<double>(sweep.threshold);
+  }
   run_collectively(cluster.world(), [&] {
     if (cluster.rank() == 0) write_output_file(o.output, "calibration file", to_json(c).dump(2) + "\n");
   });
@@ -332,6 +384,14 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
   fmt::print(text, "  receive windows, open + close      {:>9.2f} ms\n", c.window_setup * 1e3);
   if (c.shared_memory_bandwidth > 0) {
     fmt::print(text, "  rank 0 -> 1, shared-memory copy   {:>9.2f} GB/s\n", c.shared_memory_bandwidth / 1e9);
+  }
+  if (c.message_threshold > 0) {
+    fmt::print(text, "  message layer, rank 0 -> 1, MB/s:  {:>8} {:>10} {:>10}\n", "bytes", "ring", "two-sided");
+    for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
+      fmt::print(text, "  {:>41} {:>10.1f} {:>10.1f}\n", sweep.sizes[i], sweep.ring[i] / 1e6, sweep.two_sided[i] / 1e6);
+    }
+    fmt::print(text, "  message layer hybrid threshold    {:>9.0f} bytes (the ring up to it, two-sided above)\n",
+               c.message_threshold);
   }
   fmt::print(text, "written to {}\n", o.output == "-" ? "standard output" : o.output);
   return 0;

@@ -9,6 +9,7 @@
 #include "hpcdb/apps/hpcdb/calibrate_command.hpp"
 #include "hpcdb/apps/hpcdb/generate_command.hpp"
 #include "hpcdb/apps/hpcdb/model_command.hpp"
+#include "hpcdb/apps/hpcdb/netbench_command.hpp"
 #include "hpcdb/apps/hpcdb/txn_command.hpp"
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
@@ -54,6 +55,12 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
              "bounded-wait/no-wait/wait-die deadlock handling), read and write records one-sidedly and commit with 2PC "
              "when they wrote at several lock agents. Prints throughput, aborts, latencies and the model.");
   hpcdb::add_txn_options(*txn, txn_options);
+  hpcdb::NetbenchOptions netbench_options;
+  CLI::App* netbench = app.add_subcommand(
+      "netbench", "Measure rank-to-rank messaging OSU-style, plain MPI next to the message layer's paths (one-sided "
+                  "ring, two-sided, hybrid): bandwidth over message sizes, ping-pong latency, two sizes at once, "
+                  "one-to-many, and latency-sensitive round trips under a best-effort flood. Tables and JSON.");
+  hpcdb::add_netbench_options(*netbench, netbench_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -74,6 +81,7 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   if (calibrate->parsed()) return hpcdb::run_calibrate_command(cluster, calibrate_options);
   if (model->parsed()) return hpcdb::run_model_command(cluster, model_options);
   if (txn->parsed()) return hpcdb::run_txn_command(cluster, txn_options);
+  if (netbench->parsed()) return hpcdb::run_netbench_command(cluster, netbench_options);
   return 2;
 }
 
