@@ -271,5 +271,46 @@ PY
   then passed=$((passed + 1)); echo "ok   txn_json"; else failed=$((failed + 1)); echo "FAIL txn_json"; cat "$work/err"; fi
 fi
 
+# --- the message layer's benchmarks and its calibrated threshold
+expect_failure netbench_bad_test "unknown --tests entry 'throughput'" netbench --tests throughput
+expect_failure netbench_bad_transport "unknown --transports entry 'carrier-pigeon'" netbench --transports carrier-pigeon
+expect_failure netbench_threshold_beyond_ring "--threshold 65536 does not fit a ring of --ring-bytes 65536" netbench --ring-bytes 64Ki --threshold 64Ki
+expect_failure netbench_zero_window "--window must be between 1 and 4096" netbench --window 0
+expect_failure netbench_zero_head_batch "--head-batch must be at least 1" netbench --head-batch 0
+expect_failure netbench_sizes_backwards "ends before it starts" netbench --sizes 4Ki:8
+expect_failure netbench_bad_policy "unknown --priority-policy 'fair'" netbench --priority-policy fair
+if [ "$ranks" -lt 2 ]; then
+  expect_failure netbench_one_rank "at least 2" netbench
+else
+  expect_failure netbench_mixed_without_threads "--net-threads 1 or more" netbench --tests mixed --net-threads 0 --duration 0.1
+  timeout 300 "${mpirun[@]}" "$hpcdb" netbench --rounds 1 --sizes 8,4Ki,64Ki --latency-sizes 8,2Ki --bytes-per-size 256Ki \
+    --window 16 --duration 0.1 --flood-sizes 4Ki --mixed-sizes 64,16Ki --ring-bytes 128Ki --json "$work/net.json" > "$work/out" 2> "$work/err"
+  if python3 - "$work/net.json" "$ranks" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ranks = int(sys.argv[2])
+assert r["ranks"] == ranks
+bw = {(e["transport"], e["bytes"]): e["median_bytes_per_second"] for e in r["bandwidth"]}
+for t in ["mpi", "ring", "two-sided", "hybrid"]:
+    for size in [8, 4096, 65536]:
+        if t == "ring" and size > 128 * 1024 - 32:
+            continue
+        assert bw[(t, size)] > 0, (t, size)
+assert ("ring", 65536) in bw  # 64 KiB still fits a 128 KiB ring
+lat = {(e["transport"], e["bytes"]): e["median_half_round_trip_seconds"] for e in r["latency"]}
+assert len(lat) == 8 and all(v > 0 for v in lat.values()), lat
+receivers = {e["receivers"] for e in r["broadcast"]}
+assert receivers == set(range(1, ranks)), receivers
+assert {e["transport"] for e in r["broadcast"]} == {"mpi-bcast", "mpi-sends", "layer-sends"}
+assert [m["transport"] for m in r["mixed"]] == ["mpi", "hybrid"]
+variants = [p["variant"] for p in r["priority"]]
+assert len(variants) == 4 and all(p["round_trips"] > 0 for p in r["priority"]), r["priority"]
+assert r["message_layer"]["threshold_source"] == "default" and r["message_layer"]["threshold_bytes"] == 8192
+PY
+  then passed=$((passed + 1)); echo "ok   netbench_json"; else failed=$((failed + 1)); echo "FAIL netbench_json"; tail -20 "$work/err"; fi
+  expect_success calibrate_message_threshold "message layer hybrid threshold" calibrate --tuples 64Ki --repeat 1 --output "$work/cal_layer.json"
+  expect_success netbench_calibrated_threshold "threshold [0-9]+ bytes \(calibration" netbench --calibration "$work/cal_layer.json" --tests latency --transports hybrid --latency-sizes 8 --rounds 1
+fi
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

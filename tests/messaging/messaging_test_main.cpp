@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
+
 #include "hpcdb/net/cluster.hpp"
 #include "mpi/test_cluster.hpp"
 
@@ -16,7 +18,8 @@ int main(int argc, char** argv) {
   hpcdb::Cluster cluster(argc, argv, hpcdb::MpiThreads::multiple);
   hpcdb::testing::g_cluster = &cluster;
   ::testing::InitGoogleTest(&argc, argv);
-  if (cluster.rank() != 0) {
+  // HPCDB_TEST_ALL_RANKS=1 lets every rank print (to see a failure only one rank saw).
+  if (cluster.rank() != 0 && std::getenv("HPCDB_TEST_ALL_RANKS") == nullptr) {
     auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
     delete listeners.Release(listeners.default_result_printer());
   }

@@ -63,7 +63,6 @@ double load_average() {
 }
 
 NetbenchPlan plan_of(const NetbenchOptions& o, int ranks) {
-  if (ranks < 2) throw UsageError("netbench measures between ranks: run it with at least 2 (mpirun -np 2)");
   NetbenchPlan p;
   for (const std::string& t : split(o.tests)) p.tests.insert(value_named(t, kTestNames, "--tests entry"));
   for (const std::string& t : split(o.transports)) p.transports.push_back(value_named(t, kTransportNames, "--transports entry"));
@@ -90,18 +89,30 @@ NetbenchPlan plan_of(const NetbenchOptions& o, int ranks) {
   }
   p.layer = resolve(o.layer);
   p.layer.validate(ranks);
+  if (p.layer.threads == 0 && (p.tests.count(Test::mixed) || p.tests.count(Test::priority))) {
+    throw UsageError("netbench's mixed and priority tests send from threads of their own beside the layer: use "
+                     "--net-threads 1 or more, or --tests without them");
+  }
   std::size_t largest = std::max({p.mixed_large, p.ping_bytes, p.sizes.back(), p.latency_sizes.back(), p.flood_sizes.back()});
   if (largest > p.layer.max_message) {
     throw UsageError("netbench sends messages of up to " + std::to_string(largest) + " bytes, more than --max-message " +
                      std::to_string(p.layer.max_message));
   }
-  // Every message of a window is in flight at once, for every receiver.
-  const std::size_t in_flight = p.window * largest * static_cast<std::size_t>(ranks);
-  if (in_flight > p.layer.pool_bytes / 2) {
-    throw UsageError("windows of " + std::to_string(p.window) + " messages of " + format_bytes(static_cast<double>(largest)) +
-                     " need about " + format_bytes(static_cast<double>(in_flight)) + " of buffers at once: raise --pool-bytes to "
-                     "twice that, or lower --window or the largest size");
+  // The sender's buffers of a window are all in flight at once.
+  std::size_t in_flight = 0;
+  if (p.tests.count(Test::bandwidth)) in_flight = std::max(in_flight, p.window * p.sizes.back());
+  if (p.tests.count(Test::broadcast)) {
+    in_flight = std::max(in_flight, p.window * p.sizes.back() * static_cast<std::size_t>(ranks - 1));
   }
+  if (p.tests.count(Test::mixed)) in_flight = std::max(in_flight, p.window * (p.mixed_small + p.mixed_large));
+  if (p.tests.count(Test::priority)) in_flight = std::max(in_flight, p.window * p.flood_sizes.back());
+  if (in_flight > p.layer.pool_bytes) {
+    throw UsageError("windows of " + std::to_string(p.window) + " messages need up to " +
+                     format_bytes(static_cast<double>(in_flight)) + " of buffers at once, more than --pool-bytes " +
+                     format_bytes(static_cast<double>(p.layer.pool_bytes)) +
+                     ": raise --pool-bytes, or lower --window or the largest size");
+  }
+  if (ranks < 2) throw UsageError("netbench measures between ranks: run it with at least 2 (mpirun -np 2)");
   return p;
 }
 

@@ -89,6 +89,12 @@ MessageEngine::~MessageEngine() {
   if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
+void MessageEngine::abandon() {
+  stop_threads();
+  if (window_) window_->forget();
+  comm_ = MPI_COMM_NULL;
+}
+
 void MessageEngine::stop_threads() {
   stop_.store(true);
   wake();
@@ -393,7 +399,18 @@ void MessageEngine::drain() {
   check_failure();
   std::vector<std::uint64_t> sent(static_cast<std::size_t>(ranks_)), expected(static_cast<std::size_t>(ranks_));
   for (int r = 0; r < ranks_; ++r) sent[static_cast<std::size_t>(r)] = sent_to_[static_cast<std::size_t>(r)].load();
-  MPI_Alltoall(sent.data(), 1, MPI_UINT64_T, expected.data(), 1, MPI_UINT64_T, comm_);
+  MPI_Request exchange;
+  MPI_Ialltoall(sent.data(), 1, MPI_UINT64_T, expected.data(), 1, MPI_UINT64_T, comm_, &exchange);
+  if (config_.threads > 0) {
+    MPI_Wait(&exchange, MPI_STATUS_IGNORE);
+  } else {
+    // Nobody else moves this rank's messages: a peer may wait for them (or
+    // for room in this rank's rings) before it joins the exchange.
+    for (int done = 0; !done;) {
+      progress();
+      MPI_Test(&exchange, &done, MPI_STATUS_IGNORE);
+    }
+  }
   std::exception_ptr failure;
   try {
     wait_for_arrivals(expected);

@@ -68,6 +68,9 @@ class MessageEngine {
   void close();
   bool closed() const { return closed_; }
   void stop_threads();
+  // Stops the threads and leaves the window to the ending job: no collective
+  // (peers may be gone), for destruction while an exception unwinds.
+  void abandon();
   MessageLayerStats stats() const;
 
  private:

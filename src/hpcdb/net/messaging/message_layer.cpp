@@ -51,7 +51,7 @@ MessageLayer::~MessageLayer() {
   if (engine_->closed()) return;
   if (std::uncaught_exceptions() > 0) {
     // The job is ending with an error: no collective, peers may be gone.
-    engine_->stop_threads();
+    engine_->abandon();
     return;
   }
   try {

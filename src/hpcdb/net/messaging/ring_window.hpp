@@ -30,6 +30,8 @@ class RingWindow {
   RingWindow& operator=(const RingWindow&) = delete;
 
   MPI_Win handle() const { return win_; }
+  // Leaves the window to MPI_Finalize or MPI_Abort (no collective on destruction).
+  void forget() { win_ = MPI_WIN_NULL; }
   std::size_t ring_bytes() const { return ring_bytes_; }
   std::size_t bytes() const { return bytes_; }
 
