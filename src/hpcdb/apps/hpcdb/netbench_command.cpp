@@ -320,9 +320,12 @@ int run_netbench_command(const Cluster& cluster, const NetbenchOptions& o) {
     if (cluster.rank() == 0) text << "round " << round + 1 << " of " << plan.rounds << " done\n" << std::flush;
   }
   r.load_after = load_average();
-  if (cluster.rank() != 0) return 0;
-  text << netbench_text(r) << std::flush;
-  if (!o.json.empty()) write_json(o.json, netbench_json(r));
+  // Rank 0 reports; a failed output ends every rank.
+  run_collectively(cluster.world(), [&] {
+    if (cluster.rank() != 0) return;
+    text << netbench_text(r) << std::flush;
+    if (!o.json.empty()) write_json(o.json, netbench_json(r));
+  });
   return 0;
 }
 
