@@ -127,6 +127,14 @@ unsigned latency_iterations(const NetbenchPlan& p, std::size_t bytes) {
   return static_cast<unsigned>(std::clamp<std::size_t>(affordable, 50, 2000));
 }
 
+// Windows of `bytes` to each of `receivers`, as many as the byte budget of
+// one size allows for all of them together.
+WindowPlan broadcast_plan(const NetbenchPlan& p, std::size_t bytes, int receivers) {
+  WindowPlan plan = window_plan(bytes * static_cast<std::size_t>(receivers), p.window, p.iterations, p.budget);
+  plan.bytes = bytes;
+  return plan;
+}
+
 void mpi_round(const Cluster& cluster, const NetbenchPlan& p, NetbenchResults& r) {
   const MPI_Comm world = cluster.world();
   if (p.tests.count(Test::bandwidth)) {
@@ -142,18 +150,12 @@ void mpi_round(const Cluster& cluster, const NetbenchPlan& p, NetbenchResults& r
     }
   }
   if (p.tests.count(Test::mixed)) {
-    MixedRow* row = nullptr;
-    for (MixedRow& m : r.mixed) {
-      if (m.transport == "mpi") row = &m;
-    }
-    if (row == nullptr) row = &r.mixed.emplace_back(MixedRow{"mpi", {}});
-    row->rounds.push_back(mpi_mixed_streams(world, p.mixed_small, p.mixed_large, p.window, p.duration));
+    r.mixed_row("mpi").rounds.push_back(mpi_mixed_streams(world, p.mixed_small, p.mixed_large, p.window, p.duration));
   }
   if (p.tests.count(Test::broadcast)) {
     for (int n = 1; n < cluster.size(); ++n) {
       for (std::size_t s : p.sizes) {
-        const WindowPlan plan = window_plan(s * static_cast<std::size_t>(n), p.window, p.iterations, p.budget);
-        const WindowPlan each{s, plan.window, plan.iterations, plan.skip};
+        const WindowPlan each = broadcast_plan(p, s, n);
         r.series(r.broadcast, "mpi-bcast", n).rounds[s].push_back(mpi_broadcast(world, n, each).bytes_per_second());
         r.series(r.broadcast, "mpi-sends", n).rounds[s].push_back(mpi_multiple_sends(world, n, each).bytes_per_second());
       }
@@ -182,19 +184,14 @@ void layer_round(const Cluster& cluster, const NetbenchPlan& p, Transport t, Net
   }
   if (t != Transport::hybrid) return;
   if (p.tests.count(Test::mixed)) {
-    MixedRow* row = nullptr;
-    for (MixedRow& m : r.mixed) {
-      if (m.transport == name) row = &m;
-    }
-    if (row == nullptr) row = &r.mixed.emplace_back(MixedRow{name, {}});
-    row->rounds.push_back(layer_mixed_streams(layer, p.mixed_small, p.mixed_large, p.window, p.duration));
+    r.mixed_row(name).rounds.push_back(layer_mixed_streams(layer, p.mixed_small, p.mixed_large, p.window, p.duration));
   }
   if (p.tests.count(Test::broadcast)) {
     for (int n = 1; n < cluster.size(); ++n) {
       for (std::size_t s : p.sizes) {
-        const WindowPlan plan = window_plan(s * static_cast<std::size_t>(n), p.window, p.iterations, p.budget);
-        const WindowPlan each{s, plan.window, plan.iterations, plan.skip};
-        r.series(r.broadcast, "layer-sends", n).rounds[s].push_back(layer_one_to_many(layer, n, each).bytes_per_second());
+        r.series(r.broadcast, "layer-sends", n)
+            .rounds[s]
+            .push_back(layer_one_to_many(layer, n, broadcast_plan(p, s, n)).bytes_per_second());
       }
     }
   }

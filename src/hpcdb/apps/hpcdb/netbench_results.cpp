@@ -97,6 +97,13 @@ SizeSeries& NetbenchResults::series(std::vector<SizeSeries>& of, const std::stri
   return of.back();
 }
 
+MixedRow& NetbenchResults::mixed_row(const std::string& transport) {
+  for (MixedRow& m : mixed) {
+    if (m.transport == transport) return m;
+  }
+  return mixed.emplace_back(MixedRow{transport, {}});
+}
+
 double median(std::vector<double> values) {
   if (values.empty()) return 0;
   std::sort(values.begin(), values.end());

@@ -50,6 +50,7 @@ struct NetbenchResults {
   std::vector<PriorityRow> priority;
 
   SizeSeries& series(std::vector<SizeSeries>& of, const std::string& transport, int receivers = 1);
+  MixedRow& mixed_row(const std::string& transport);
 };
 
 double median(std::vector<double> values);
