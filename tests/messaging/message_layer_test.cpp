@@ -261,6 +261,42 @@ TEST(MessageLayer, ConcurrentSendersAndHandlersThatReply) {
   EXPECT_EQ(replies.settle(c.world()), "");
 }
 
+// Every rank queues best-effort data and latency-sensitive requests for
+// every rank, then drains; the requests' handlers reply (latency-sensitive)
+// while the drain runs, so the replies reach each rank before the data
+// (strict priority, both on the sending and on the receiving side). The
+// drain must still wait for the data: a reply sent during the drain does
+// not stand in for an earlier message still on its way.
+TEST(MessageLayer, DrainWaitsForEarlierMessagesNotForRepliesSentDuringIt) {
+  const Cluster& c = cluster();
+  MessageLayerConfig config = small_rings();
+  config.threads = 0;
+  config.head_batch = 4;
+  TrafficLedger data(c.size());
+  TrafficLedger replies(c.size());
+  MessageLayer layer(c, config);
+  constexpr EndpointId kRequest = 8;
+  constexpr EndpointId kReply = 9;
+  layer.register_handler(kData, [&](Message& m) { data.note_received(m.source(), m.payload()); });
+  layer.register_handler(kRequest, [&](Message& m) {
+    send_random(layer, replies, m.source(), 16, mix(m.sequence()), {.priority = Priority::latency}, kReply);
+  });
+  layer.register_handler(kReply, [&](Message& m) { replies.note_received(m.source(), m.payload()); });
+  MPI_Barrier(c.world());
+  std::mt19937_64 rng(17 + static_cast<unsigned>(c.rank()));
+  for (int t = 0; t < c.size(); ++t) {
+    for (int k = 0; k < 40; ++k) send_random(layer, data, t, mixed_size(rng, config.threshold), rng());
+    for (int k = 0; k < 40; ++k) {
+      OutgoingBuffer b = layer.acquire(8);
+      layer.send(std::move(b), t, kRequest, {.priority = Priority::latency, .sequence = rng()});
+    }
+  }
+  layer.drain();
+  EXPECT_EQ(data.settle(c.world()), "") << "data sent before the drain had not all been handled";
+  layer.drain();  // the replies were sent during the first drain
+  EXPECT_EQ(replies.settle(c.world()), "");
+}
+
 TEST(MessageLayer, MessagesWaitForALateHandler) {
   const Cluster& c = cluster();
   TrafficLedger ledger(c.size());
@@ -308,6 +344,10 @@ TEST(MessageLayer, KeptMessagesSurviveRingReuse) {
     kept.push_back(std::move(m));  // out of the ring into a pool buffer
     EXPECT_TRUE(m.empty());
   });
+  // Messages that arrive before their handler is registered are copied out
+  // of the ring at once and are not kept copies: send only once every rank
+  // has its handler.
+  MPI_Barrier(c.world());
   std::mt19937_64 rng(11 + static_cast<unsigned>(c.rank()));
   for (int k = 0; k < 300; ++k) send_random(layer, ledger, (c.rank() + 1) % c.size(), mixed_size(rng, 1024), rng());
   layer.drain();

@@ -51,9 +51,11 @@ MessageEngine::MessageEngine(const Cluster& cluster, const MessageLayerConfig& c
       config_(config),
       rank_(cluster.rank()),
       ranks_(cluster.size()),
-      pool_(config.max_message, config.pool_bytes, config.stall_timeout),
-      sent_to_(static_cast<std::size_t>(cluster.size())),
-      arrived_from_(static_cast<std::size_t>(cluster.size())) {
+      pool_(config.max_message, config.pool_bytes, config.stall_timeout) {
+  for (unsigned parity = 0; parity < 2; ++parity) {
+    sent_to_[parity] = std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(ranks_));
+    arrived_from_[parity] = std::vector<std::atomic<std::uint64_t>>(static_cast<std::size_t>(ranks_));
+  }
   run_collectively(cluster.world(), [&] {
     config_.validate(ranks_);
     int provided = MPI_THREAD_SINGLE;
@@ -140,9 +142,13 @@ void MessageEngine::send(OutgoingBuffer&& buffer, int target, EndpointId endpoin
   header->stream = options.stream;
   header->sequence = options.sequence;
   header->priority = static_cast<std::uint8_t>(options.priority);
+  {
+    std::shared_lock epoch(epoch_mutex_);
+    header->drain_parity = static_cast<std::uint8_t>(epoch_ & 1);
+    sent_to_[epoch_ & 1][static_cast<std::size_t>(target)].fetch_add(1, std::memory_order_relaxed);
+  }
   Outgoing message{std::move(buffer.block_), sizeof(MessageHeader) + buffer.size(), target};
   ClassPaths& p = paths(options.priority);
-  sent_to_[static_cast<std::size_t>(target)].fetch_add(1, std::memory_order_relaxed);
   p.queued.fetch_add(1, std::memory_order_release);
   if (window_ && buffer.size() <= config_.threshold) {
     p.writers[static_cast<std::size_t>(target)]->queue().push(std::move(message));
@@ -268,14 +274,14 @@ void MessageEngine::deliver(const MessageHeader& header, const std::byte* payloa
     auto it = handlers_.find(header.endpoint);
     if (it == handlers_.end()) {
       waiting_.push_back(std::move(m));  // copies a ring record out
-      arrived_from_[static_cast<std::size_t>(source)].fetch_add(1, std::memory_order_release);
+      arrived_from_[header.drain_parity & 1][static_cast<std::size_t>(source)].fetch_add(1, std::memory_order_release);
       return;
     }
     handler = it->second;
   }
   (*handler)(m);
   if (borrowed && m.empty()) LayerCounters::bump(counters_.kept_copies);
-  arrived_from_[static_cast<std::size_t>(source)].fetch_add(1, std::memory_order_release);
+  arrived_from_[header.drain_parity & 1][static_cast<std::size_t>(source)].fetch_add(1, std::memory_order_release);
 }
 
 void MessageEngine::complete_sends(const NetworkRoles& roles) {
@@ -364,7 +370,7 @@ void MessageEngine::check_failure() const {
 
 // ---- drain and close
 
-void MessageEngine::wait_for_arrivals(const std::vector<std::uint64_t>& expected) {
+void MessageEngine::wait_for_arrivals(const std::vector<std::uint64_t>& expected, unsigned parity) {
   Stopwatch quiet;
   std::uint64_t last_total = 0;
   for (;;) {
@@ -372,12 +378,11 @@ void MessageEngine::wait_for_arrivals(const std::vector<std::uint64_t>& expected
     std::vector<int> missing;
     std::uint64_t total = 0;
     for (int s = 0; s < ranks_; ++s) {
-      const std::uint64_t arrived = arrived_from_[static_cast<std::size_t>(s)].load(std::memory_order_acquire);
+      const std::uint64_t arrived = arrived_from_[parity][static_cast<std::size_t>(s)].load(std::memory_order_acquire);
       total += arrived;
       if (arrived < expected[static_cast<std::size_t>(s)]) missing.push_back(s);
     }
-    const bool own_done = !local_work_pending();
-    if (missing.empty() && own_done) return;
+    if (missing.empty()) return;
     if (total != last_total) {
       last_total = total;
       quiet.restart();
@@ -385,7 +390,7 @@ void MessageEngine::wait_for_arrivals(const std::vector<std::uint64_t>& expected
     if (quiet.seconds() > config_.stall_timeout) {
       throw Error("the message layer waited " + std::to_string(static_cast<int>(config_.stall_timeout)) +
                   " s (--stall-timeout) for messages from rank(s) " + (missing.empty() ? std::string("-") : ranks_text(missing)) +
-                  " that never arrived" + (own_done ? "" : ", with messages of its own still unsent"));
+                  " that never arrived" + (local_work_pending() ? ", with messages of its own still unsent" : ""));
     }
     if (config_.threads == 0) {
       if (progress()) quiet.restart();
@@ -395,25 +400,30 @@ void MessageEngine::wait_for_arrivals(const std::vector<std::uint64_t>& expected
   }
 }
 
+// Every message carries the parity of its sender's drain epoch. drain()
+// ends this rank's epoch: from then on its messages count toward the next
+// drain, and the counts of the ending epoch's parity (cumulative since the
+// start) are final. A peer waits for exactly those: a message sent during
+// the drain, say by a handler, has the other parity and cannot make up for
+// one of this epoch still on its way. No rank begins the next epoch of the
+// same parity before every rank has finished waiting (drain ends with a
+// collective).
 void MessageEngine::drain() {
   check_failure();
   std::vector<std::uint64_t> sent(static_cast<std::size_t>(ranks_)), expected(static_cast<std::size_t>(ranks_));
-  for (int r = 0; r < ranks_; ++r) sent[static_cast<std::size_t>(r)] = sent_to_[static_cast<std::size_t>(r)].load();
+  unsigned parity = 0;
+  {
+    std::unique_lock epoch(epoch_mutex_);
+    parity = static_cast<unsigned>(epoch_ & 1);
+    ++epoch_;
+    for (int r = 0; r < ranks_; ++r) sent[static_cast<std::size_t>(r)] = sent_to_[parity][static_cast<std::size_t>(r)].load();
+  }
   MPI_Request exchange;
   MPI_Ialltoall(sent.data(), 1, MPI_UINT64_T, expected.data(), 1, MPI_UINT64_T, comm_, &exchange);
-  if (config_.threads > 0) {
-    MPI_Wait(&exchange, MPI_STATUS_IGNORE);
-  } else {
-    // Nobody else moves this rank's messages: a peer may wait for them (or
-    // for room in this rank's rings) before it joins the exchange.
-    for (int done = 0; !done;) {
-      progress();
-      MPI_Test(&exchange, &done, MPI_STATUS_IGNORE);
-    }
-  }
+  complete_while_moving(exchange);
   std::exception_ptr failure;
   try {
-    wait_for_arrivals(expected);
+    wait_for_arrivals(expected, parity);
     std::shared_lock lock(handlers_mutex_);
     if (!waiting_.empty()) {
       throw Error("the message layer holds " + std::to_string(waiting_.size()) + " message(s) for endpoint " +
@@ -423,7 +433,24 @@ void MessageEngine::drain() {
   } catch (...) {
     failure = std::current_exception();
   }
+  // This rank has what it waited for; its peers may still wait for its own
+  // messages (or for room in its rings), which only it moves when it has no
+  // network threads.
+  MPI_Request all_arrived;
+  MPI_Ibarrier(comm_, &all_arrived);
+  complete_while_moving(all_arrived);
   agree_on_failure(comm_, failure);
+}
+
+void MessageEngine::complete_while_moving(MPI_Request& request) {
+  if (config_.threads > 0) {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+    return;
+  }
+  for (int done = 0; !done;) {
+    progress();
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+  }
 }
 
 void MessageEngine::close() {

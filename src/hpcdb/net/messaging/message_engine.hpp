@@ -96,7 +96,10 @@ class MessageEngine {
   void check_failure() const;
   void record_failure(std::exception_ptr failure);
   bool on_layer_thread() const;
-  void wait_for_arrivals(const std::vector<std::uint64_t>& expected);
+  void wait_for_arrivals(const std::vector<std::uint64_t>& expected, unsigned parity);
+  // Waits for a non-blocking collective; without network threads, keeps
+  // this rank's messages moving meanwhile.
+  void complete_while_moving(MPI_Request& request);
   ClassPaths& paths(Priority c) { return classes_[static_cast<std::size_t>(c)]; }
 
   const Cluster& cluster_;
@@ -113,8 +116,14 @@ class MessageEngine {
   std::unordered_map<EndpointId, std::shared_ptr<MessageHandler>> handlers_;
   std::vector<Message> waiting_;  // arrived before their endpoint had a handler
 
-  std::vector<std::atomic<std::uint64_t>> sent_to_;       // by target
-  std::vector<std::atomic<std::uint64_t>> arrived_from_;  // by source, after the handler returned
+  // drain()'s bookkeeping: messages are counted by the parity of the drain
+  // epoch they were sent in (sends take the mutex shared; drain() takes it
+  // alone to end an epoch), so that messages sent while a drain runs never
+  // stand in for earlier ones that have not arrived yet.
+  std::shared_mutex epoch_mutex_;
+  std::uint64_t epoch_ = 0;                                  // drains begun on this rank
+  std::vector<std::atomic<std::uint64_t>> sent_to_[2];       // [parity] by target
+  std::vector<std::atomic<std::uint64_t>> arrived_from_[2];  // [parity] by source, after the handler returned
 
   std::vector<std::thread> threads_;
   std::vector<std::thread::id> thread_ids_;

@@ -22,7 +22,7 @@ struct MessageHeader {
   std::uint64_t sequence = 0;
   std::uint16_t magic = kMagic;
   std::uint8_t priority = 0;
-  std::uint8_t unused8 = 0;
+  std::uint8_t drain_parity = 0;  // the sender's drain epoch, modulo 2 (see MessageEngine::drain)
   std::uint32_t unused32 = 0;
 };
 static_assert(sizeof(MessageHeader) == 32);
