@@ -8,6 +8,8 @@
 #include <string>
 
 #include "hpcdb/data/workload_generator.hpp"
+#include "hpcdb/join/broadcast/broadcast_join.hpp"
+#include "hpcdb/join/cyclo/cyclo_join.hpp"
 #include "hpcdb/join/radix/radix_join.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
@@ -79,9 +81,17 @@ const Workload kWorkloads[] = {
      }},
 };
 
-enum class Algorithm { radix, sort_merge };
+enum class Algorithm { radix, sort_merge, cyclo, broadcast };
 
-std::string name_of(Algorithm a) { return a == Algorithm::radix ? "radix" : "sort_merge"; }
+std::string name_of(Algorithm a) {
+  switch (a) {
+    case Algorithm::radix: return "radix";
+    case Algorithm::sort_merge: return "sort_merge";
+    case Algorithm::cyclo: return "cyclo";
+    case Algorithm::broadcast: return "broadcast";
+  }
+  return "unknown";
+}
 
 // One configuration per algorithm, exercising the same concern (write path,
 // threads, compression) plus each algorithm's own knobs.
@@ -144,10 +154,41 @@ const Variant kVariants[] = {
     uncompressed_put(),
 };
 
-std::unique_ptr<DistributedJoin> make_join(Algorithm algorithm, const Variant& variant, const Relation& inner,
-                                           const Relation& outer) {
-  if (algorithm == Algorithm::radix) return std::make_unique<RadixJoin>(cluster(), variant.radix, inner, outer);
-  return std::make_unique<SortMergeJoin>(cluster(), variant.sort_merge, inner, outer);
+// The ring join's own knobs per variant: presort on and off, chunks from
+// one cache line (many puts per part) to larger than any part here.
+CycloJoinConfig cyclo_config(const Variant& variant, int index) {
+  CycloJoinConfig c;
+  c.presort = index % 2 == 0;
+  const std::size_t chunks[] = {4 << 20, 64, 4096};
+  c.chunk_bytes = chunks[index % 3];
+  c.compression = variant.sort_merge.compression;
+  c.keep_pairs = true;
+  return c;
+}
+
+// The broadcast join's: chunks of one tuple to larger than any relation
+// here, one to three chunks in flight.
+BroadcastJoinConfig broadcast_config(const Variant& variant, int index) {
+  BroadcastJoinConfig c;
+  const std::size_t chunks[] = {1 << 20, 64, 16 * 1024, 256};
+  c.chunk_bytes = chunks[index % 4];
+  c.depth = 1 + static_cast<unsigned>(index % 3);
+  c.compression = variant.sort_merge.compression;
+  c.keep_pairs = true;
+  return c;
+}
+
+std::unique_ptr<DistributedJoin> make_join(Algorithm algorithm, const Variant& variant, int variant_index,
+                                           const Relation& inner, const Relation& outer) {
+  switch (algorithm) {
+    case Algorithm::radix: return std::make_unique<RadixJoin>(cluster(), variant.radix, inner, outer);
+    case Algorithm::sort_merge: return std::make_unique<SortMergeJoin>(cluster(), variant.sort_merge, inner, outer);
+    case Algorithm::cyclo:
+      return std::make_unique<CycloJoin>(cluster(), cyclo_config(variant, variant_index), inner, outer);
+    case Algorithm::broadcast:
+      return std::make_unique<BroadcastJoin>(cluster(), broadcast_config(variant, variant_index), inner, outer);
+  }
+  return nullptr;
 }
 
 class JoinTest : public ::testing::TestWithParam<std::tuple<Algorithm, int, int>> {};
@@ -156,13 +197,16 @@ TEST_P(JoinTest, MatchesSerialReference) {
   const auto [algorithm, workload_index, variant_index] = GetParam();
   const Workload& workload = kWorkloads[workload_index];
   const Variant& variant = kVariants[variant_index];
-  const bool force_put = algorithm == Algorithm::radix ? variant.radix.force_put : variant.sort_merge.force_put;
+  // The ring always moves its parts by puts.
+  const bool force_put = algorithm == Algorithm::cyclo ||
+                         (algorithm == Algorithm::radix && variant.radix.force_put) ||
+                         (algorithm == Algorithm::sort_merge && variant.sort_merge.force_put);
   const GlobalInput input = workload.make();
   const Expected expected = serial_join(input);
   const Relation inner = slice_for_this_rank(input.inner);
   const Relation outer = slice_for_this_rank(input.outer);
 
-  const std::unique_ptr<DistributedJoin> join = make_join(algorithm, variant, inner, outer);
+  const std::unique_ptr<DistributedJoin> join = make_join(algorithm, variant, variant_index, inner, outer);
   for (int repetition = 0; repetition < 2; ++repetition) {
     const JoinResult result = join->run(inner, outer);
     EXPECT_EQ(result.matches, expected.matches);
@@ -184,7 +228,8 @@ std::string case_name(const ::testing::TestParamInfo<std::tuple<Algorithm, int, 
 }
 
 INSTANTIATE_TEST_SUITE_P(Matrix, JoinTest,
-                         ::testing::Combine(::testing::Values(Algorithm::radix, Algorithm::sort_merge),
+                         ::testing::Combine(::testing::Values(Algorithm::radix, Algorithm::sort_merge, Algorithm::cyclo,
+                                                              Algorithm::broadcast),
                                             ::testing::Range(0, static_cast<int>(std::size(kWorkloads))),
                                             ::testing::Range(0, static_cast<int>(std::size(kVariants)))),
                          case_name);

@@ -38,4 +38,18 @@ struct SortMergeJoinConfig {
   bool keep_pairs = false;
 };
 
+struct CycloJoinConfig {
+  bool presort = true;                     // S parts travel sorted; else each rank sorts every visiting part
+  std::size_t chunk_bytes = 4 << 20;       // bytes per put of a part
+  Compression compression = Compression::automatic;
+  bool keep_pairs = false;
+};
+
+struct BroadcastJoinConfig {
+  std::size_t chunk_bytes = 1 << 20;  // bytes per broadcast chunk of S
+  unsigned depth = 2;                 // chunks in flight ahead of the one being joined
+  Compression compression = Compression::automatic;
+  bool keep_pairs = false;
+};
+
 }  // namespace hpcdb

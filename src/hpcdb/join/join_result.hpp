@@ -50,6 +50,24 @@ struct EffectiveSortMergeSettings {
   bool simd = false;          // AVX2 sorting and merging
 };
 
+struct EffectiveRingSettings {
+  bool presort = true;
+  bool compressed = false;
+  unsigned tuple_bytes = 16;
+  unsigned key_bits = 0;  // bits of (max key - min key)
+  unsigned rid_bits = 0;
+  std::uint64_t chunk_bytes = 0;
+};
+
+struct EffectiveStreamSettings {
+  bool compressed = false;
+  unsigned tuple_bytes = 16;
+  unsigned key_bits = 0;
+  unsigned rid_bits = 0;
+  std::uint64_t chunk_bytes = 0;
+  std::uint64_t chunks = 0;  // broadcast, over all ranks' fragments
+};
+
 struct JoinResult {
   std::uint64_t inner_tuples = 0;
   std::uint64_t outer_tuples = 0;
@@ -64,6 +82,8 @@ struct JoinResult {
   NodeSharing sharing;
   EffectiveRadixSettings radix;        // radix join only
   EffectiveSortMergeSettings sort_merge;  // sort-merge join only
+  EffectiveRingSettings ring;             // cyclo join only
+  EffectiveStreamSettings stream;         // broadcast join only
   std::vector<MatchPair> pairs;
 };
 

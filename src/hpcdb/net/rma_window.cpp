@@ -1,5 +1,7 @@
 #include "hpcdb/net/rma_window.hpp"
 
+#include <exception>
+
 namespace hpcdb {
 
 RmaWindow::RmaWindow(void* base, std::size_t bytes, MPI_Comm comm) {
@@ -21,6 +23,9 @@ void RmaWindow::close_epoch() {
 }
 
 RmaWindow::~RmaWindow() {
+  // Freeing is collective: while an exception unwinds, the peers may never
+  // come, so the window is left to the ending job.
+  if (std::uncaught_exceptions() > 0) return;
   close_epoch();
   if (win_ != MPI_WIN_NULL) MPI_Win_free(&win_);
 }

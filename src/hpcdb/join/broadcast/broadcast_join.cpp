@@ -1,0 +1,105 @@
+#include "hpcdb/join/broadcast/broadcast_join.hpp"
+
+#include <algorithm>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/phase_clock.hpp"
+#include "hpcdb/join/sorted_values.hpp"
+
+namespace hpcdb {
+namespace {
+
+constexpr std::size_t kJoinBlock = 32768;  // S tuples joined between two looks at the network
+
+std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
+
+BroadcastPlan make_plan(const Cluster& cluster, const BroadcastJoinConfig& config, const Relation& inner,
+                        const Relation& outer) {
+  if (config.chunk_bytes < 64 || config.chunk_bytes > (std::size_t{1} << 30)) {
+    throw UsageError("--chunk-size must be between 64 B and 1 GiB");
+  }
+  BroadcastPlan plan;
+  plan.bounds = agreed_key_bounds(inner, outer, cluster.world());
+  plan.compressed = plan.bounds.compressible(config.compression);
+  plan.tuple_bytes = plan.compressed ? 8 : 16;
+  plan.chunk_tuples = config.chunk_bytes / plan.tuple_bytes;
+  return plan;
+}
+
+}  // namespace
+
+std::uint64_t broadcast_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t /*outer_tuples*/, int ranks,
+                                             const BroadcastJoinConfig& config) {
+  const std::uint64_t inner = ceil_div(inner_tuples, static_cast<std::uint64_t>(ranks));
+  return 2 * inner * 16 + (config.depth + 2) * static_cast<std::uint64_t>(config.chunk_bytes);
+}
+
+BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastJoinConfig& config, const Relation& inner,
+                             const Relation& outer)
+    : cluster_(cluster), config_(config), plan_(make_plan(cluster, config, inner, outer)) {
+  stream_ = std::make_unique<BroadcastStream>(cluster, outer.tuples.size(), plan_.tuple_bytes, plan_.chunk_tuples,
+                                              config.depth);
+  sorted_inner_ = MemoryRegion(std::max<std::size_t>(inner.tuples.size() * plan_.tuple_bytes, 64), Prefault::yes);
+  const std::size_t scratch = std::max<std::size_t>(inner.tuples.size(), plan_.chunk_tuples) * plan_.tuple_bytes;
+  scratch_ = MemoryRegion(std::max<std::size_t>(scratch, 64), Prefault::yes);
+}
+
+JoinResult BroadcastJoin::run(const Relation& inner, const Relation& outer) {
+  JoinResult result;
+  result.inner_tuples = inner.global_size;
+  result.outer_tuples = outer.global_size;
+  PhaseClock clock;
+  MPI_Barrier(cluster_.world());
+  const double start = MPI_Wtime();
+  if (plan_.compressed) {
+    run_with(OffsetCompressedFormat{plan_.bounds.min_key, plan_.bounds.rid_bits()}, inner, outer, result, clock);
+  } else {
+    run_with(WideTupleFormat{}, inner, outer, result, clock);
+  }
+  clock.stop();
+  summarize_over_ranks(cluster_, clock, MPI_Wtime() - start, result);
+  result.stream.compressed = plan_.compressed;
+  result.stream.tuple_bytes = plan_.tuple_bytes;
+  result.stream.key_bits = plan_.bounds.key_offset_bits();
+  result.stream.rid_bits = plan_.bounds.rid_bits();
+  result.stream.chunk_bytes = plan_.chunk_tuples * plan_.tuple_bytes;
+  result.stream.chunks = stream_->chunks();
+  return result;
+}
+
+template <class Format>
+void BroadcastJoin::run_with(const Format& format, const Relation& inner, const Relation& outer, JoinResult& result,
+                             PhaseClock& clock) {
+  using Stored = typename Format::Stored;
+  auto* r = static_cast<Stored*>(sorted_inner_.data());
+  auto* scratch = static_cast<Stored*>(scratch_.data());
+  const std::size_t nr = inner.tuples.size();
+
+  for (const char* phase : {"sort", "distribute", "end"}) clock.add(phase, 0.0);  // listed even when empty
+  clock.start("sort");
+  // The first chunks start travelling before R is sorted.
+  stream_->start([&](std::size_t first, std::size_t count, std::byte* out) {
+    encode_into(format, std::span<const Tuple>(outer.tuples.data() + first, count), reinterpret_cast<Stored*>(out));
+  });
+  encode_into(format, std::span<const Tuple>(inner.tuples.data(), nr), r);
+  sort_by_key(r, nr, scratch);
+
+  clock.start("distribute");
+  MatchCollector matches;
+  matches.keep_pairs = config_.keep_pairs;
+  for (std::uint64_t chunk = 0; chunk < stream_->chunks(); ++chunk) {
+    if (chunk + 1 == stream_->chunks()) clock.start("end");
+    const std::span<std::byte> bytes = stream_->next();
+    auto* values = reinterpret_cast<Stored*>(bytes.data());
+    const std::size_t n = bytes.size() / sizeof(Stored);
+    sort_by_key(values, n, scratch);
+    join_sorted_in_blocks(format, r, nr, values, n, kJoinBlock, matches, [&] { stream_->progress(); });
+  }
+  clock.stop();
+  result.matches = matches.count;
+  result.checksum = matches.checksum;
+  result.pairs = std::move(matches.pairs);
+  result.bytes_sent = stream_->bytes_sent();
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,60 @@
+#pragma once
+// The broadcast join (one operator instance per rank): every rank's S
+// fragment is sent once to every other rank, in chunks, and every rank
+// joins each arriving chunk with its own sorted R while the next chunks
+// travel.
+//
+// Plan (set-up, not timed, agreed by all ranks): tuples as 8-byte values
+// when the keys' offsets and the rids fit together, else 16-byte tuples;
+// the global order of chunks (owner by owner).
+// run() (timed, repeatable):
+//   sort        R_i sorted
+//   distribute  every chunk but the last: it arrives (MPI_Ibcast), is sorted
+//               and merge-joined with R_i while the next chunks travel
+//   end         the last chunk's wait, sort and join
+// Network time (thesis model): |S| tuple bytes / link bandwidth, as every
+// tuple leaves its owner once for all ranks.
+#include <cstdint>
+#include <memory>
+
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/data/relation.hpp"
+#include "hpcdb/join/broadcast/broadcast_stream.hpp"
+#include "hpcdb/join/distributed_join.hpp"
+#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/key_bounds.hpp"
+#include "hpcdb/net/cluster.hpp"
+
+namespace hpcdb {
+
+struct BroadcastPlan {
+  KeyBounds bounds;
+  bool compressed = false;
+  unsigned tuple_bytes = 16;
+  std::size_t chunk_tuples = 0;
+};
+
+class BroadcastJoin : public DistributedJoin {
+ public:
+  // Collective. Plans for these two relations and allocates the chunks.
+  BroadcastJoin(const Cluster& cluster, const BroadcastJoinConfig& config, const Relation& inner, const Relation& outer);
+  JoinResult run(const Relation& inner, const Relation& outer) override;
+  const BroadcastPlan& plan() const { return plan_; }
+
+ private:
+  template <class Format>
+  void run_with(const Format& format, const Relation& inner, const Relation& outer, JoinResult& result,
+                class PhaseClock& clock);
+
+  const Cluster& cluster_;
+  BroadcastJoinConfig config_;
+  BroadcastPlan plan_;
+  std::unique_ptr<BroadcastStream> stream_;
+  MemoryRegion sorted_inner_;
+  MemoryRegion scratch_;
+};
+
+std::uint64_t broadcast_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
+                                             const BroadcastJoinConfig& config);
+
+}  // namespace hpcdb
