@@ -217,3 +217,78 @@ TEST(WorkloadGenerator, EmptyOuterRelation) {
 
 }  // namespace
 }  // namespace hpcdb
+
+namespace hpcdb {
+namespace {
+
+TEST(WorkloadGeneratorDistributions, GaussianKeysClusterAroundTheMiddle) {
+  WorkloadSpec spec;
+  spec.inner_tuples = 10000;
+  spec.outer_tuples = 200000;
+  spec.selectivity = 0.75;
+  spec.gaussian_sigma = 0.1;
+  spec.seed = 5;
+  std::vector<Tuple> outer(spec.outer_tuples);
+  generate_outer(spec, 0, outer.size(), outer.data());
+  std::uint64_t matched = 0, within_one_sigma = 0;
+  double sum = 0;
+  for (const Tuple& t : outer) {
+    if (t.key >= spec.inner_tuples) continue;
+    ++matched;
+    sum += static_cast<double>(t.key);
+    within_one_sigma += t.key >= 4000 && t.key < 6000;
+  }
+  EXPECT_EQ(matched, expected_matches(spec));
+  EXPECT_NEAR(sum / static_cast<double>(matched), 5000.0, 30.0);
+  // About 68.3% of a normal distribution lies within one deviation.
+  EXPECT_NEAR(static_cast<double>(within_one_sigma) / static_cast<double>(matched), 0.683, 0.01);
+  // The same tuples whatever the split.
+  std::vector<Tuple> piece(1000);
+  generate_outer(spec, 12345, piece.size(), piece.data());
+  for (std::size_t i = 0; i < piece.size(); ++i) ASSERT_EQ(piece[i], outer[12345 + i]);
+}
+
+TEST(WorkloadGeneratorDistributions, SpacedKeysAreAllCongruentAndKeepTheMatches) {
+  WorkloadSpec plain;
+  plain.inner_tuples = 3000;
+  plain.outer_tuples = 5000;
+  plain.selectivity = 0.5;
+  plain.seed = 8;
+  WorkloadSpec spaced = plain;
+  spaced.key_spacing_bits = 8;
+  std::vector<Tuple> inner(3000), outer(5000), inner_plain(3000), outer_plain(5000);
+  generate_inner(spaced, 0, 3000, inner.data());
+  generate_outer(spaced, 0, 5000, outer.data());
+  generate_inner(plain, 0, 3000, inner_plain.data());
+  generate_outer(plain, 0, 5000, outer_plain.data());
+  for (std::size_t i = 0; i < 3000; ++i) {
+    ASSERT_EQ(inner[i].key % 256, 0u);
+    ASSERT_EQ(inner[i].key, inner_plain[i].key << 8);
+  }
+  for (std::size_t i = 0; i < 5000; ++i) ASSERT_EQ(outer[i].key, outer_plain[i].key << 8);
+}
+
+TEST(WorkloadGeneratorDistributions, RefusesMixedOrOutOfRangeSettings) {
+  WorkloadSpec spec;
+  spec.inner_tuples = 10;
+  spec.outer_tuples = 10;
+  spec.gaussian_sigma = 0.1;
+  spec.zipf_theta = 1.0;
+  EXPECT_THROW(validate(spec), UsageError);
+  spec.zipf_theta = 0.0;
+  spec.gaussian_sigma = std::numeric_limits<double>::infinity();
+  EXPECT_THROW(validate(spec), UsageError);
+  spec.gaussian_sigma = -0.5;
+  EXPECT_THROW(validate(spec), UsageError);
+  spec.gaussian_sigma = 0.0;
+  spec.key_spacing_bits = 33;
+  EXPECT_THROW(validate(spec), UsageError);
+  spec.key_spacing_bits = 8;
+  spec.inner_tuples = (std::uint64_t{1} << 56) - 5;
+  EXPECT_THROW(validate(spec), UsageError);
+  spec.inner_tuples = (std::uint64_t{1} << 56) - 11;
+  EXPECT_NO_THROW(validate(spec));
+}
+
+}  // namespace
+}  // namespace hpcdb

@@ -21,6 +21,14 @@
 //                                           stream of index j (key 0 is the
 //                                           most frequent);
 //   else key = |R| + s, which is no inner key.
+//   With a Gaussian spread (gaussian_sigma > 0) a matching tuple's key is
+//   instead floor(x) for x normal around |R| / 2 with deviation
+//   gaussian_sigma * |R|, drawn again (same stream) until it lies in
+//   [0, |R|).
+//
+// Key spacing (both relations): every key above is multiplied by
+// 2^key_spacing_bits, so with 8 all keys are congruent modulo 2^8, which
+// defeats any partitioning on the low key bits.
 //   So exactly m outer tuples match, each exactly one inner tuple, whatever
 //   theta is; with theta == 0 every inner key is matched floor(m / |R|) or
 //   ceil(m / |R|) times.
@@ -38,10 +46,13 @@ struct WorkloadSpec {
   double zipf_theta = 0.0;         // 0 = uniform foreign keys
   double selectivity = 1.0;        // fraction of outer tuples that find a match, in [0,1]
   std::uint64_t seed = 1;
+  double gaussian_sigma = 0.0;     // > 0: normal foreign keys, deviation as a fraction of |R|
+  unsigned key_spacing_bits = 0;   // keys multiplied by 2^bits (8: all congruent modulo 2^8)
 };
 
 // Throws UsageError for a selectivity outside [0, 1], a negative, infinite or
-// NaN theta, or |R| + |S| beyond the 64-bit key space.
+// NaN theta or sigma, both Zipf and Gaussian keys, a spacing above 32 bits,
+// or |R| + |S| (times the spacing) beyond the 64-bit key space.
 void validate(const WorkloadSpec& spec);
 
 // The number of outer tuples that match: llround(selectivity * |S|), or 0 if R is empty.
