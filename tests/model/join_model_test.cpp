@@ -167,5 +167,72 @@ TEST(JoinModel, NetworkOnSharedCoresAddsToCompute) {
   EXPECT_FALSE(predict_radix_join(s, r).network_shares_cores);
 }
 
+// The 2012 thesis's cluster: 16 machines, 100M + 100M 16-byte tuples each
+// (M = 2^20), 870 Mbit/s per link. With compute far faster than the
+// network, the models give the thesis's network times (section 3):
+// cyclo (n-1) N_S c and broadcast n N_S c.
+ModelSetting thesis_cluster() {
+  ModelSetting s;
+  s.machines = 16;
+  s.threads_per_machine = 1;
+  s.inner_tuples = s.outer_tuples = 16 * 100.0 * 1048576;
+  s.tuple_bytes = 16;
+  s.bandwidth_bytes = 870e6 / 8;
+  return s;
+}
+
+StreamJoinRates fast_rates() {
+  StreamJoinRates r;
+  r.scan = r.sort_run = r.merge = r.match = 1e15;
+  r.chunk_tuples = 4093;  // one UDP datagram's tuples
+  return r;
+}
+
+TEST(CycloJoinModel, NetworkTimeIsNMinusOnePartsOverTheLink) {
+  const double part_seconds = 100.0 * 1048576 * 16 / (870e6 / 8);  // 15.43 s
+  const ModelPrediction p = predict_cyclo_join(thesis_cluster(), fast_rates());
+  EXPECT_NEAR(p.seconds_of("distribute"), 15 * part_seconds, 1e-3);
+  EXPECT_TRUE(p.network_bound);
+  EXPECT_NEAR(p.seconds, 15 * part_seconds, 1e-3);
+}
+
+TEST(CycloJoinModel, ComputeBoundCyclesAndPresortOff) {
+  ModelSetting s;
+  s.machines = 1;
+  s.threads_per_machine = 4;  // a ring of 4 ranks on one machine
+  s.inner_tuples = s.outer_tuples = 4 * 16384;
+  StreamJoinRates r;
+  r.scan = 2 * M;
+  r.sort_run = M;
+  r.merge = M;
+  r.match = M;
+  r.run_length = 16384;  // each fragment is one run: no merge pass
+  const ModelPrediction on = predict_cyclo_join(s, r);
+  EXPECT_FALSE(on.network_bound);
+  EXPECT_NEAR(on.seconds_of("sort"), 32768 / (2 * M) + 2 * 16384 / M, 1e-12);
+  EXPECT_NEAR(on.seconds_of("distribute"), 3 * 32768 / M, 1e-12);
+  EXPECT_NEAR(on.seconds_of("end"), 32768 / M, 1e-12);
+  r.presort = false;
+  const ModelPrediction off = predict_cyclo_join(s, r);
+  EXPECT_NEAR(off.seconds_of("sort"), 32768 / (2 * M) + 16384 / M, 1e-12);
+  EXPECT_NEAR(off.seconds_of("distribute"), 3 * (32768 + 16384) / M, 1e-12);
+}
+
+TEST(BroadcastJoinModel, NetworkTimeIsAllOfSOverOneLink) {
+  const double s_seconds = 16 * 100.0 * 1048576 * 16 / (870e6 / 8);  // 246.9 s
+  const ModelPrediction p = predict_broadcast_join(thesis_cluster(), fast_rates());
+  EXPECT_NEAR(p.seconds_of("distribute"), s_seconds, 1e-3 * s_seconds);
+  EXPECT_TRUE(p.network_bound);
+}
+
+TEST(StreamJoinModels, RefuseMissingRates) {
+  StreamJoinRates r = fast_rates();
+  r.match = 0;
+  EXPECT_THROW(predict_cyclo_join(thesis_cluster(), r), UsageError);
+  r = fast_rates();
+  r.chunk_tuples = 0;
+  EXPECT_THROW(predict_broadcast_join(thesis_cluster(), r), UsageError);
+}
+
 }  // namespace
 }  // namespace hpcdb

@@ -70,6 +70,31 @@ double full_merge_levels(double runs, double fan_in) {
   return rounds / rounds_per_level;
 }
 
+// Sorting n tuples: runs of l, then two-way merge passes up to one run.
+double sort_seconds(double n, const StreamJoinRates& r) {
+  if (n <= 0) return 0;
+  const double passes = n > r.run_length ? std::ceil(std::log2(n / r.run_length) - 1e-9) : 0;
+  return n / r.sort_run + passes * n / r.merge;
+}
+
+void validate_stream_rates(const StreamJoinRates& r) {
+  require_positive(r.scan, "P_scan");
+  require_positive(r.sort_run, "P_sort_run");
+  require_positive(r.merge, "P_merge");
+  require_positive(r.match, "P_match");
+  require_positive(r.run_length, "run length");
+}
+
+// Seconds to move `tuples` over one rank's link (0 without a network).
+double link_seconds(const ModelSetting& s, double tuples) {
+  return s.bandwidth_bytes > 0 ? tuples * s.tuple_bytes / s.bandwidth_bytes : 0.0;
+}
+
+// Network work and computation overlap, unless they share the cores.
+double overlapped(const ModelSetting& s, double compute, double network) {
+  return s.network_shares_cores ? compute + network : std::max(compute, network);
+}
+
 }  // namespace
 
 double ModelPrediction::seconds_of(const std::string& name) const {
@@ -127,6 +152,42 @@ ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRa
   m.phases.push_back({"match", tuples / (workers * match_rate)});  // Eq. 3.19
   for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;  // Eq. 3.20
   if (s.bandwidth_bytes > 0) m.optimal_threads = s.bandwidth_bytes / s.tuple_bytes / r.sort_run;
+  return m;
+}
+
+ModelPrediction predict_cyclo_join(const ModelSetting& s, const StreamJoinRates& r) {
+  validate_setting(s);
+  validate_stream_rates(r);
+  const double n = s.machines * s.threads_per_machine;  // ranks in the ring, one worker each
+  const double inner = s.inner_tuples / n, part = s.outer_tuples / n;
+  ModelPrediction m = network_figures(s);
+  const double join_part = (inner + part) / r.match + (r.presort ? 0.0 : sort_seconds(part, r));
+  const double network_part = n > 1 ? link_seconds(s, part) : 0.0;
+  m.network_bound = network_part > join_part;
+  m.phases.push_back({"sort", (inner + part) / r.scan + sort_seconds(inner, r) + (r.presort ? sort_seconds(part, r) : 0.0)});
+  m.phases.push_back({"distribute", (n - 1) * overlapped(s, join_part, network_part)});
+  m.phases.push_back({"end", join_part});
+  for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;
+  return m;
+}
+
+ModelPrediction predict_broadcast_join(const ModelSetting& s, const StreamJoinRates& r) {
+  validate_setting(s);
+  validate_stream_rates(r);
+  require_positive(r.chunk_tuples, "chunk size");
+  const double n = s.machines * s.threads_per_machine;
+  const double inner = s.inner_tuples / n;
+  const double chunks = std::max(1.0, std::ceil(s.outer_tuples / r.chunk_tuples));
+  const double chunk = s.outer_tuples / chunks;
+  ModelPrediction m = network_figures(s);
+  // Every rank sorts every chunk and joins it with its R (galloping, about a scan of the chunk).
+  const double per_chunk = sort_seconds(chunk, r) + chunk / r.match;
+  const double network_chunk = n > 1 ? link_seconds(s, chunk) : 0.0;
+  m.network_bound = network_chunk > per_chunk;
+  m.phases.push_back({"sort", inner / r.scan + sort_seconds(inner, r)});
+  m.phases.push_back({"distribute", (chunks - 1) * overlapped(s, per_chunk, network_chunk) + network_chunk});
+  m.phases.push_back({"end", per_chunk});
+  for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;
   return m;
 }
 

@@ -43,6 +43,18 @@ struct SortMergeRates {
   double subranges = 1;       // key sub-ranges per worker, merged apart (1 = the thesis)
 };
 
+// The sort-based joins of the 2012 thesis (cyclo and broadcast): each rank
+// sorts whole fragments and merge-joins visiting parts with its sorted R.
+struct StreamJoinRates {
+  double scan = 0;        // encoding pass, tuples/s
+  double sort_run = 0;    // P_sort_run(l)
+  double merge = 0;       // one two-way merge pass, tuples/s
+  double match = 0;       // matching scan, tuples/s
+  double run_length = 16384;
+  bool presort = true;       // cyclo: parts travel sorted
+  double chunk_tuples = 0;   // broadcast: tuples per chunk
+};
+
 struct PhasePrediction {
   std::string name;
   double seconds = 0;
@@ -62,5 +74,11 @@ struct ModelPrediction {
 
 ModelPrediction predict_radix_join(const ModelSetting& setting, const RadixRates& rates);
 ModelPrediction predict_sort_merge_join(const ModelSetting& setting, const SortMergeRates& rates);
+// Ranks form a ring; each forwards n-1 parts of |S|/n tuples to the next:
+// network (n-1) |S_i| c (thesis 3.1), overlapped per cycle with the join.
+ModelPrediction predict_cyclo_join(const ModelSetting& setting, const StreamJoinRates& rates);
+// Every tuple of S leaves its owner once for all ranks: network |S| c
+// (thesis 3.2), overlapped with sorting and joining the chunks.
+ModelPrediction predict_broadcast_join(const ModelSetting& setting, const StreamJoinRates& rates);
 
 }  // namespace hpcdb
