@@ -81,7 +81,7 @@ const Workload kWorkloads[] = {
      }},
 };
 
-enum class Algorithm { radix, sort_merge, cyclo, broadcast };
+enum class Algorithm { radix, sort_merge, cyclo, broadcast, broadcast_udp };
 
 std::string name_of(Algorithm a) {
   switch (a) {
@@ -89,6 +89,7 @@ std::string name_of(Algorithm a) {
     case Algorithm::sort_merge: return "sort_merge";
     case Algorithm::cyclo: return "cyclo";
     case Algorithm::broadcast: return "broadcast";
+    case Algorithm::broadcast_udp: return "broadcast_udp";
   }
   return "unknown";
 }
@@ -178,6 +179,19 @@ BroadcastJoinConfig broadcast_config(const Variant& variant, int index) {
   return c;
 }
 
+// Over UDP broadcast on this host, with lost and repeated datagrams in most
+// variants, and batches from one datagram up.
+BroadcastJoinConfig udp_config(const Variant& variant, int index) {
+  BroadcastJoinConfig c = broadcast_config(variant, index);
+  c.transport = BroadcastTransport::udp;
+  c.udp.phase_packets = 1 + static_cast<unsigned>(index % 4);
+  c.udp.loss = index % 3 == 0 ? 0.0 : 0.3;
+  c.udp.duplicates = index % 2 == 0 ? 0.0 : 0.3;
+  c.udp.quiet_ms = 2;
+  c.udp.seed = static_cast<std::uint64_t>(index + 1);
+  return c;
+}
+
 std::unique_ptr<DistributedJoin> make_join(Algorithm algorithm, const Variant& variant, int variant_index,
                                            const Relation& inner, const Relation& outer) {
   switch (algorithm) {
@@ -187,6 +201,8 @@ std::unique_ptr<DistributedJoin> make_join(Algorithm algorithm, const Variant& v
       return std::make_unique<CycloJoin>(cluster(), cyclo_config(variant, variant_index), inner, outer);
     case Algorithm::broadcast:
       return std::make_unique<BroadcastJoin>(cluster(), broadcast_config(variant, variant_index), inner, outer);
+    case Algorithm::broadcast_udp:
+      return std::make_unique<BroadcastJoin>(cluster(), udp_config(variant, variant_index), inner, outer);
   }
   return nullptr;
 }
@@ -229,7 +245,7 @@ std::string case_name(const ::testing::TestParamInfo<std::tuple<Algorithm, int, 
 
 INSTANTIATE_TEST_SUITE_P(Matrix, JoinTest,
                          ::testing::Combine(::testing::Values(Algorithm::radix, Algorithm::sort_merge, Algorithm::cyclo,
-                                                              Algorithm::broadcast),
+                                                              Algorithm::broadcast, Algorithm::broadcast_udp),
                                             ::testing::Range(0, static_cast<int>(std::size(kWorkloads))),
                                             ::testing::Range(0, static_cast<int>(std::size(kVariants)))),
                          case_name);
@@ -361,6 +377,48 @@ TEST(SortMergeJoinPhases, ReportsEveryPhase) {
   for (const PhaseTime& p : result.phases) names.push_back(p.name);
   EXPECT_EQ(names, (std::vector<std::string>{"partition", "window_allocation", "sort", "sort_wait", "merge", "match"}));
   EXPECT_GE(result.sort_merge.merge_levels, 1u);
+}
+
+}  // namespace
+}  // namespace hpcdb::testing
+
+namespace hpcdb::testing {
+namespace {
+
+// Lost datagrams are asked for again and resent, repeated ones are joined
+// once: the result is exact with a third of all datagrams lost and a third
+// sent twice.
+TEST(BroadcastJoinUdp, ExactUnderLossAndDuplication) {
+  const GlobalInput input = generated(20000, 60000, 0.0, 1.0);
+  const Expected expected = serial_join(input);
+  const Relation inner = slice_for_this_rank(input.inner);
+  const Relation outer = slice_for_this_rank(input.outer);
+  BroadcastJoinConfig config;
+  config.transport = BroadcastTransport::udp;
+  config.compression = Compression::off;  // 4093 tuples per datagram, as in the thesis
+  config.udp.phase_packets = 2;
+  config.udp.loss = 0.33;
+  config.udp.duplicates = 0.33;
+  config.udp.quiet_ms = 2;
+  config.udp.seed = 99;
+  BroadcastJoin join(cluster(), config, inner, outer);
+  for (int repetition = 0; repetition < 2; ++repetition) {
+    const JoinResult result = join.run(inner, outer);
+    EXPECT_EQ(result.matches, expected.matches);
+    EXPECT_EQ(result.checksum, expected.checksum);
+    EXPECT_TRUE(result.stream.udp);
+    std::uint64_t datagrams = 0;  // first sends: each fragment in datagrams of 4093 tuples
+    const auto ranks = static_cast<std::size_t>(cluster().size());
+    for (std::size_t r = 0; r < ranks && ranks > 1; ++r) {
+      datagrams += (split_point(60000, ranks, r + 1) - split_point(60000, ranks, r) + 4092) / 4093;
+    }
+    EXPECT_EQ(result.stream.datagrams, datagrams);
+    if (cluster().size() > 1) {
+      EXPECT_GT(result.stream.dropped_on_purpose, 0u);
+      EXPECT_GT(result.stream.resent, 0u);
+      EXPECT_GT(result.stream.duplicates_seen, 0u);
+    }
+  }
 }
 
 }  // namespace

@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hpcdb/join/broadcast/udp_broadcast_config.hpp"
+
 namespace hpcdb {
 
 enum class Assignment { round_robin, skew_aware };
@@ -45,11 +47,15 @@ struct CycloJoinConfig {
   bool keep_pairs = false;
 };
 
+enum class BroadcastTransport { mpi, udp };
+
 struct BroadcastJoinConfig {
-  std::size_t chunk_bytes = 1 << 20;  // bytes per broadcast chunk of S
-  unsigned depth = 2;                 // chunks in flight ahead of the one being joined
+  BroadcastTransport transport = BroadcastTransport::mpi;
+  std::size_t chunk_bytes = 1 << 20;  // bytes per broadcast chunk of S (udp: per joined batch)
+  unsigned depth = 2;                 // mpi: chunks in flight ahead of the one being joined
   Compression compression = Compression::automatic;
   bool keep_pairs = false;
+  UdpBroadcastConfig udp;
 };
 
 }  // namespace hpcdb

@@ -65,7 +65,13 @@ struct EffectiveStreamSettings {
   unsigned key_bits = 0;
   unsigned rid_bits = 0;
   std::uint64_t chunk_bytes = 0;
-  std::uint64_t chunks = 0;  // broadcast, over all ranks' fragments
+  std::uint64_t chunks = 0;  // broadcast, over all ranks' fragments (mpi)
+  bool udp = false;          // UDP broadcast: datagrams sent first, resent, dropped on purpose, duplicates ignored
+  std::uint64_t datagrams = 0;
+  std::uint64_t resent = 0;
+  std::uint64_t dropped_on_purpose = 0;
+  std::uint64_t duplicates_seen = 0;
+  std::uint64_t phases = 0;  // synchronization steps
 };
 
 struct JoinResult {

@@ -5,6 +5,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/phase_clock.hpp"
 #include "hpcdb/join/sorted_values.hpp"
+#include "hpcdb/net/collectives.hpp"
 
 namespace hpcdb {
 namespace {
@@ -37,8 +38,14 @@ std::uint64_t broadcast_join_memory_per_rank(std::uint64_t inner_tuples, std::ui
 BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastJoinConfig& config, const Relation& inner,
                              const Relation& outer)
     : cluster_(cluster), config_(config), plan_(make_plan(cluster, config, inner, outer)) {
-  stream_ = std::make_unique<BroadcastStream>(cluster, outer.tuples.size(), plan_.tuple_bytes, plan_.chunk_tuples,
-                                              config.depth);
+  if (config.transport == BroadcastTransport::udp) {
+    udp_stream_ = std::make_unique<UdpBroadcastStream>(cluster, config.udp, outer.tuples.size(), plan_.tuple_bytes,
+                                                       plan_.chunk_tuples);
+    plan_.chunk_tuples = std::max(plan_.chunk_tuples, udp_stream_->values_per_datagram());
+  } else {
+    stream_ = std::make_unique<BroadcastStream>(cluster, outer.tuples.size(), plan_.tuple_bytes, plan_.chunk_tuples,
+                                                config.depth);
+  }
   sorted_inner_ = MemoryRegion(std::max<std::size_t>(inner.tuples.size() * plan_.tuple_bytes, 64), Prefault::yes);
   const std::size_t scratch = std::max<std::size_t>(inner.tuples.size(), plan_.chunk_tuples) * plan_.tuple_bytes;
   scratch_ = MemoryRegion(std::max<std::size_t>(scratch, 64), Prefault::yes);
@@ -63,7 +70,16 @@ JoinResult BroadcastJoin::run(const Relation& inner, const Relation& outer) {
   result.stream.key_bits = plan_.bounds.key_offset_bits();
   result.stream.rid_bits = plan_.bounds.rid_bits();
   result.stream.chunk_bytes = plan_.chunk_tuples * plan_.tuple_bytes;
-  result.stream.chunks = stream_->chunks();
+  if (stream_) result.stream.chunks = stream_->chunks();
+  if (udp_stream_) {
+    const UdpBroadcastStats stats = udp_stream_->take_stats();
+    result.stream.udp = true;
+    result.stream.datagrams = allreduce(stats.datagrams, MPI_SUM, cluster_.world());
+    result.stream.resent = allreduce(stats.resent, MPI_SUM, cluster_.world());
+    result.stream.dropped_on_purpose = allreduce(stats.dropped_on_purpose, MPI_SUM, cluster_.world());
+    result.stream.duplicates_seen = allreduce(stats.duplicates_seen, MPI_SUM, cluster_.world());
+    result.stream.phases = allreduce(stats.phases, MPI_MAX, cluster_.world());
+  }
   return result;
 }
 
@@ -77,29 +93,39 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
 
   for (const char* phase : {"sort", "distribute", "end"}) clock.add(phase, 0.0);  // listed even when empty
   clock.start("sort");
-  // The first chunks start travelling before R is sorted.
-  stream_->start([&](std::size_t first, std::size_t count, std::byte* out) {
+  const auto encode_outer = [&](std::size_t first, std::size_t count, std::byte* out) {
     encode_into(format, std::span<const Tuple>(outer.tuples.data() + first, count), reinterpret_cast<Stored*>(out));
-  });
+  };
+  if (stream_) stream_->start(encode_outer);  // the first chunks travel while R is sorted
   encode_into(format, std::span<const Tuple>(inner.tuples.data(), nr), r);
   sort_by_key(r, nr, scratch);
 
   clock.start("distribute");
   MatchCollector matches;
   matches.keep_pairs = config_.keep_pairs;
-  for (std::uint64_t chunk = 0; chunk < stream_->chunks(); ++chunk) {
-    if (chunk + 1 == stream_->chunks()) clock.start("end");
-    const std::span<std::byte> bytes = stream_->next();
+  const auto join_chunk = [&](std::span<std::byte> bytes, bool last) {
+    if (last) clock.start("end");
     auto* values = reinterpret_cast<Stored*>(bytes.data());
     const std::size_t n = bytes.size() / sizeof(Stored);
+    if (n == 0) return;
     sort_by_key(values, n, scratch);
-    join_sorted_in_blocks(format, r, nr, values, n, kJoinBlock, matches, [&] { stream_->progress(); });
+    join_sorted_in_blocks(format, r, nr, values, n, kJoinBlock, matches, [&] {
+      if (stream_) stream_->progress();
+    });
+  };
+  if (udp_stream_) {
+    udp_stream_->run(encode_outer, join_chunk);
+    result.bytes_sent = udp_stream_->bytes_sent();
+  } else {
+    for (std::uint64_t chunk = 0; chunk < stream_->chunks(); ++chunk) {
+      join_chunk(stream_->next(), chunk + 1 == stream_->chunks());
+    }
+    result.bytes_sent = stream_->bytes_sent();
   }
   clock.stop();
   result.matches = matches.count;
   result.checksum = matches.checksum;
   result.pairs = std::move(matches.pairs);
-  result.bytes_sent = stream_->bytes_sent();
 }
 
 }  // namespace hpcdb

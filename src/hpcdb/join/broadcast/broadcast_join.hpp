@@ -12,6 +12,8 @@
 //   distribute  every chunk but the last: it arrives (MPI_Ibcast), is sorted
 //               and merge-joined with R_i while the next chunks travel
 //   end         the last chunk's wait, sort and join
+// With the UDP transport, the chunks are the batches of datagrams a rank
+// has collected (see udp_broadcast_stream.hpp), and `end` is the last one.
 // Network time (thesis model): |S| tuple bytes / link bandwidth, as every
 // tuple leaves its owner once for all ranks.
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/data/relation.hpp"
 #include "hpcdb/join/broadcast/broadcast_stream.hpp"
+#include "hpcdb/join/broadcast/udp_broadcast_stream.hpp"
 #include "hpcdb/join/distributed_join.hpp"
 #include "hpcdb/join/join_config.hpp"
 #include "hpcdb/join/key_bounds.hpp"
@@ -49,7 +52,8 @@ class BroadcastJoin : public DistributedJoin {
   const Cluster& cluster_;
   BroadcastJoinConfig config_;
   BroadcastPlan plan_;
-  std::unique_ptr<BroadcastStream> stream_;
+  std::unique_ptr<BroadcastStream> stream_;        // mpi transport
+  std::unique_ptr<UdpBroadcastStream> udp_stream_;  // udp transport
   MemoryRegion sorted_inner_;
   MemoryRegion scratch_;
 };

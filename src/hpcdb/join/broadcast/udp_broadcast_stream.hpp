@@ -1,0 +1,102 @@
+#pragma once
+// The broadcast join's stream over real UDP broadcast, as the 2012 thesis
+// ran it on a shared Ethernet segment: each rank in turn is the data server
+// for its own S fragment. Its fragment is cut into numbered datagrams
+// (16-byte header, then whole tuples), sent in phases of p datagrams to the
+// segment's broadcast address, resends of lost ones together with new
+// ones. After each phase a synchronization step (over MPI, where the thesis
+// used TCP) announces the highest id sent, and every other rank answers
+// with the ids up to it that it lacks. Receivers drop duplicates by id, so
+// every tuple is joined exactly once, whatever the network lost, repeated
+// or reordered. The turn ends when everything was sent and nobody lacks
+// anything.
+#include <mpi.h>
+
+#include <netinet/in.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/join/broadcast/udp_broadcast_config.hpp"
+#include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/udp_socket.hpp"
+
+namespace hpcdb {
+
+struct UdpBroadcastStats {
+  std::uint64_t datagrams = 0;         // sent by this rank, first sends
+  std::uint64_t resent = 0;            // sent again after a receiver lacked them
+  std::uint64_t dropped_on_purpose = 0;  // injected losses
+  std::uint64_t duplicates_seen = 0;   // received again and ignored
+  std::uint64_t phases = 0;            // synchronization steps, all turns
+};
+
+class UdpBroadcastStream {
+ public:
+  using Encoder = std::function<void(std::size_t first, std::size_t count, std::byte* out)>;
+  // Receives a batch of whole values to join; `last` marks the rank's final batch.
+  using Consumer = std::function<void(std::span<std::byte> values, bool last)>;
+
+  // Collective. This rank's fragment holds `fragment_values` values of
+  // `value_bytes` bytes; batches hold up to `batch_values`.
+  UdpBroadcastStream(const Cluster& cluster, const UdpBroadcastConfig& config, std::uint64_t fragment_values,
+                     std::size_t value_bytes, std::size_t batch_values);
+  ~UdpBroadcastStream();
+  UdpBroadcastStream(const UdpBroadcastStream&) = delete;
+  UdpBroadcastStream& operator=(const UdpBroadcastStream&) = delete;
+
+  // Collective: every rank's fragment reaches every rank once.
+  void run(const Encoder& encode, const Consumer& consume);
+
+  std::size_t values_per_datagram() const { return per_datagram_; }
+  std::string address() const;
+  UdpBroadcastStats take_stats();
+  std::uint64_t bytes_sent() const { return bytes_sent_; }
+
+ private:
+  // The job's nonce keeps another job's datagrams on the same port out.
+  struct Header {
+    std::uint32_t job;
+    std::uint16_t owner;
+    std::uint16_t pass;
+    std::uint64_t id;
+  };
+  static_assert(sizeof(Header) == 16);
+
+  void serve(const Encoder& encode, const Consumer& consume, bool last_turn);
+  void listen(int owner, const Consumer& consume, bool last_turn);
+  void send_datagram(const Encoder& encode, std::uint64_t id, bool resend);
+  // Takes waiting datagrams of `owner`'s turn; true when every id below `upto` is in.
+  bool drain(int owner, std::uint64_t upto, const Consumer& consume);
+  void stash(std::span<const std::byte> values, const Consumer& consume);
+  std::uint64_t datagrams_of(int owner) const;
+
+  const Cluster& cluster_;
+  UdpBroadcastConfig config_;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::size_t value_bytes_ = 0;
+  std::size_t per_datagram_ = 0;
+  std::size_t batch_values_ = 0;
+  std::vector<std::uint64_t> fragments_;  // values per rank
+  std::unique_ptr<UdpSocket> socket_;
+  std::uint32_t job_ = 0;
+  sockaddr_in target_{};
+  std::vector<std::byte> datagram_;
+  MemoryRegion batch_;
+  std::size_t batch_fill_ = 0;  // values
+  std::vector<bool> received_;  // this turn's ids
+  std::uint64_t received_count_ = 0;
+  std::uint16_t pass_ = 0;
+  std::mt19937_64 faults_;
+  UdpBroadcastStats stats_;
+  std::uint64_t bytes_sent_ = 0;
+};
+
+}  // namespace hpcdb
