@@ -4,6 +4,7 @@
 #include <fmt/ostream.h>
 #include <sys/stat.h>
 
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -20,6 +21,10 @@
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/data/pair_file.hpp"
 #include "hpcdb/data/relation_source.hpp"
+#include "hpcdb/data/payload_column.hpp"
+#include "hpcdb/join/broadcast/broadcast_join.hpp"
+#include "hpcdb/join/cyclo/cyclo_join.hpp"
+#include "hpcdb/join/payload/payload_fetch.hpp"
 #include "hpcdb/join/radix/radix_join.hpp"
 #include "hpcdb/join/receive_windows.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_join.hpp"
@@ -37,6 +42,55 @@ std::uint64_t binary_tuples_in(const std::string& path) {
   return static_cast<std::uint64_t>(info.st_size) / sizeof(Tuple);
 }
 
+std::uint64_t join_memory_per_rank(const Cluster& cluster, const JoinOptions& options, std::uint64_t inner,
+                                   std::uint64_t outer) {
+  const int ranks = cluster.size();
+  if (options.is_radix()) return radix_join_memory_per_rank(inner, outer, ranks, cluster.node_count(), options.radix);
+  if (options.is_sort_merge()) {
+    return sort_merge_join_memory_per_rank(inner, outer, ranks, options.sort_merge, cluster.node_size());
+  }
+  if (options.algorithm == "cyclo") return cyclo_join_memory_per_rank(inner, outer, ranks, options.cyclo);
+  return broadcast_join_memory_per_rank(inner, outer, ranks, options.broadcast);
+}
+
+std::unique_ptr<DistributedJoin> make_join(const Cluster& cluster, const JoinOptions& options, const Relation& inner,
+                                           const Relation& outer) {
+  if (options.is_radix()) return std::make_unique<RadixJoin>(cluster, options.radix, inner, outer);
+  if (options.is_sort_merge()) return std::make_unique<SortMergeJoin>(cluster, options.sort_merge, inner, outer);
+  if (options.algorithm == "cyclo") return std::make_unique<CycloJoin>(cluster, options.cyclo, inner, outer);
+  return std::make_unique<BroadcastJoin>(cluster, options.broadcast, inner, outer);
+}
+
+// Payload splitting: the first run's pairs fetch their tuples' keys and
+// payloads; timed as a phase of its own after the join.
+struct PayloadRows {
+  JoinedRows rows;
+  double seconds = 0;
+  std::uint64_t bytes_sent = 0;
+  bool keys_match = true;  // every row's two keys are equal
+};
+
+PayloadRows fetch_rows(const Cluster& cluster, const JoinOptions& options, const InputRelations& inputs,
+                       const std::vector<MatchPair>& pairs) {
+  const PayloadColumn inner = generate_payloads(inputs.inner, options.seed, RelationSide::inner, options.payload_width);
+  const PayloadColumn outer = generate_payloads(inputs.outer, options.seed, RelationSide::outer, options.payload_width);
+  PayloadRows result;
+  FetchStats stats;
+  MPI_Barrier(cluster.world());
+  const double start = MPI_Wtime();
+  result.rows = fetch_payloads(cluster, pairs, {&inputs.inner, &inner}, {&inputs.outer, &outer}, stats);
+  result.seconds = allreduce(MPI_Wtime() - start, MPI_MAX, cluster.world());
+  result.bytes_sent = allreduce(stats.bytes_sent, MPI_SUM, cluster.world());
+  int match = 1;
+  for (std::size_t i = 0; i < result.rows.rows(); ++i) {
+    std::uint64_t keys[2];
+    std::memcpy(keys, result.rows.bytes.data() + i * result.rows.row_bytes() + 16, sizeof keys);
+    if (keys[0] != keys[1]) match = 0;
+  }
+  result.keys_match = allreduce(match, MPI_MIN, cluster.world()) == 1;
+  return result;
+}
+
 // Refuses, before anything is allocated, a job that cannot fit in this node's memory.
 void check_memory(const Cluster& cluster, const JoinOptions& options) {
   std::uint64_t inner = options.workload.inner_tuples;
@@ -47,9 +101,12 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
   }
   const int ranks = cluster.size();
   const std::uint64_t input = (inner + outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
-  std::uint64_t per_rank =
-      input + (options.is_radix() ? radix_join_memory_per_rank(inner, outer, ranks, cluster.node_count(), options.radix)
-                                  : sort_merge_join_memory_per_rank(inner, outer, ranks, options.sort_merge, cluster.node_size()));
+  std::uint64_t per_rank = input + join_memory_per_rank(cluster, options, inner, outer);
+  if (options.payload_width > 0) {
+    // Payload columns, and the rows of the result (as many as S's tuples when every one matches).
+    per_rank += (inner + outer) / static_cast<std::uint64_t>(ranks) * options.payload_width +
+                outer / static_cast<std::uint64_t>(ranks) * (32 + 4 * options.payload_width);
+  }
   if (options.verify) per_rank += 2 * input;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
   const std::uint64_t available = available_memory_bytes();
@@ -94,10 +151,7 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
                               ? read_relations(cluster, options.input_r, options.input_s)
                               : generate_relations(cluster, options.workload, options.radix.threads);
   std::unique_ptr<DistributedJoin> join;
-  run_collectively(world, [&] {
-    if (options.is_radix()) join = std::make_unique<RadixJoin>(cluster, options.radix, inputs.inner, inputs.outer);
-    else join = std::make_unique<SortMergeJoin>(cluster, options.sort_merge, inputs.inner, inputs.outer);
-  });
+  run_collectively(world, [&] { join = make_join(cluster, options, inputs.inner, inputs.outer); });
   RunContext context;
   context.ranks = cluster.size();
   context.nodes = cluster.node_count();
@@ -105,12 +159,15 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   if (!options.calibration.empty()) {
     Calibration calibration;
     run_collectively(world, [&] { calibration = read_calibration(options.calibration); });
-    const JoinShape shape{static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
+    JoinShape shape{static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
                           static_cast<double>(cluster.node_count()), calibration.put_bandwidth,
                           static_cast<double>(options.sort_merge.merge_fan_in),
                           static_cast<double>(sort_merge_subranges(inputs.inner.global_size, inputs.outer.global_size,
                                                                    cluster.size(), options.sort_merge, cluster.node_size())),
                           nodes_share_a_kernel(cluster)};
+    shape.presort = options.cyclo.presort;
+    shape.chunk_bytes = static_cast<double>(options.algorithm == "cyclo" ? options.cyclo.chunk_bytes
+                                                                         : options.broadcast.chunk_bytes);
     context.model = predict_join(options.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
                                  static_cast<double>(inputs.outer.global_size), shape);
   }
@@ -130,7 +187,22 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
     });
   }
   if (options.verify) context.expected = reference_join(cluster, inputs.inner, inputs.outer);
-  if (!options.output.empty()) write_pair_file(cluster, options.output, results.front().pairs);
+  std::optional<PayloadRows> payloads;
+  if (options.payload_width > 0) {
+    run_collectively(world, [&] { payloads = fetch_rows(cluster, options, inputs, results.front().pairs); });
+    context.payload_seconds = payloads->seconds;
+    context.payload_bytes_sent = payloads->bytes_sent;
+    context.payload_rows = allreduce<std::uint64_t>(payloads->rows.rows(), MPI_SUM, world);
+    if (leader) print_payloads(text, context, options.payload_width);
+    if (!payloads->keys_match) {
+      if (leader) std::cerr << "hpcdb: error: a joined row's R and S keys differ\n";
+      return 3;
+    }
+  }
+  if (!options.output.empty()) {
+    if (payloads) write_row_file(cluster, options.output, payloads->rows.bytes, payloads->rows.payload_width);
+    else write_pair_file(cluster, options.output, results.front().pairs);
+  }
 
   bool verified = true;
   if (leader) {

@@ -2,12 +2,16 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/units.hpp"
+#include "hpcdb/net/udp_socket.hpp"
 
 namespace hpcdb {
 
 void add_join_options(CLI::App& join, JoinOptions& o) {
-  join.add_option("--algorithm", o.algorithm, "Join algorithm")
-      ->check(CLI::IsMember({"radix", "sort-merge"}))
+  join.add_option("--algorithm", o.algorithm,
+                  "Join algorithm: 'radix' (radix hash join, one-sided network partitioning), 'sort-merge', "
+                  "'cyclo' (R stays, S rotates around the ring of ranks) or 'broadcast' (every rank's S goes once "
+                  "to all ranks)")
+      ->check(CLI::IsMember({"radix", "sort-merge", "cyclo", "broadcast"}))
       ->capture_default_str();
   join.add_option("--inner", o.inner,
                   "Tuples of the inner (build) relation R, over all ranks; suffixes K/M/G are powers of ten, "
@@ -17,6 +21,13 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--zipf", o.zipf, "Zipf skew of the outer foreign keys (0 = uniform; e.g. 1.05, 1.2)")
       ->capture_default_str();
   join.add_option("--selectivity", o.selectivity, "Fraction of outer tuples that find a match, in [0, 1]")
+      ->capture_default_str();
+  join.add_option("--gaussian", o.gaussian,
+                  "Gaussian foreign keys: normal around |R|/2 with this deviation as a fraction of |R| (e.g. 0.1)")
+      ->capture_default_str();
+  join.add_option("--key-spacing", o.key_spacing,
+                  "Multiply every generated key by 2^BITS (8: all keys congruent modulo 2^8, adversarial for "
+                  "partitioning on the low bits)")
       ->capture_default_str();
   join.add_option("--seed", o.seed, "Seed of the data generator (same data for any number of ranks)")
       ->capture_default_str();
@@ -73,6 +84,41 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "('sampled', balanced for any key distribution)")
       ->check(CLI::IsMember({"equal", "sampled"}))
       ->capture_default_str();
+  join.add_option("--presort", o.presort,
+                  "cyclo: sort each S fragment once before it travels ('on'), or send it unsorted and let every "
+                  "rank sort each visiting part ('off': no up-front sort, more sorting on every rank)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
+  join.add_option("--chunk-size", o.chunk_size,
+                  "cyclo: bytes per one-sided put of a travelling part (default 4MiB); broadcast: bytes per "
+                  "broadcast chunk, or per joined batch of datagrams with UDP (default 1MiB)");
+  join.add_option("--transport", o.transport,
+                  "broadcast: 'mpi' (MPI_Ibcast of pipelined chunks) or 'udp' (real UDP broadcast on the ranks' "
+                  "network segment, numbered datagrams, lost ones asked for and resent)")
+      ->check(CLI::IsMember({"mpi", "udp"}))
+      ->capture_default_str();
+  join.add_option("--depth", o.depth, "broadcast (mpi): chunks in flight ahead of the one being joined")
+      ->capture_default_str();
+  join.add_option("--udp-port", o.udp_port, "broadcast (udp): UDP port (0 = a free port found by rank 0)")
+      ->capture_default_str();
+  join.add_option("--udp-broadcast", o.udp_broadcast,
+                  "broadcast (udp): the broadcast address (default: 127.255.255.255 on one node, else the first "
+                  "interface that can broadcast)");
+  join.add_option("--udp-phase", o.udp_phase, "broadcast (udp): datagrams per phase between synchronization steps")
+      ->capture_default_str();
+  join.add_option("--udp-loss", o.udp_loss, "broadcast (udp): inject loss: probability that a datagram is not sent")
+      ->capture_default_str();
+  join.add_option("--udp-duplicates", o.udp_duplicates,
+                  "broadcast (udp): inject repeats: probability that a datagram is sent twice")
+      ->capture_default_str();
+  join.add_option("--udp-quiet-ms", o.udp_quiet_ms,
+                  "broadcast (udp): a receiver reports missing datagrams after this long without one")
+      ->capture_default_str();
+  join.add_option("--payload-bytes", o.payload_bytes,
+                  "Payload splitting: give every generated tuple a payload of this many bytes, kept where the tuple "
+                  "is; after the join each result pair fetches both tuples' keys and payloads from their ranks, and "
+                  "--output writes the joined rows")
+      ->capture_default_str();
   join.add_option("--calibration", o.calibration,
                   "Show the performance model's prediction next to each phase, with rates from this file "
                   "(written by 'hpcdb calibrate')");
@@ -80,6 +126,45 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_flag("--verify", o.verify,
                 "Check count and checksum against an independent reference join (two-sided exchange, sort)");
 }
+
+namespace {
+
+void resolve_ring_and_broadcast(JoinOptions& o) {
+  const bool keep_pairs = o.radix.keep_pairs;
+  CycloJoinConfig& y = o.cyclo;
+  y.presort = o.presort == "on";
+  y.compression = o.radix.compression;
+  y.keep_pairs = keep_pairs;
+  if (o.algorithm == "cyclo" && !o.chunk_size.empty()) y.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
+  if (y.chunk_bytes < 64 || y.chunk_bytes > (std::size_t{1} << 30)) throw UsageError("--chunk-size must be between 64 B and 1 GiB");
+
+  BroadcastJoinConfig& b = o.broadcast;
+  b.transport = o.transport == "udp" ? BroadcastTransport::udp : BroadcastTransport::mpi;
+  if (o.algorithm == "broadcast" && !o.chunk_size.empty()) b.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
+  if (b.chunk_bytes < 64 || b.chunk_bytes > (std::size_t{1} << 30)) throw UsageError("--chunk-size must be between 64 B and 1 GiB");
+  if (o.depth < 1 || o.depth > 64) throw UsageError("--depth must be between 1 and 64");
+  b.depth = o.depth;
+  b.compression = o.radix.compression;
+  b.keep_pairs = keep_pairs;
+  if (o.udp_port > 65535) throw UsageError("--udp-port must be at most 65535");
+  b.udp.port = static_cast<std::uint16_t>(o.udp_port);
+  b.udp.address = o.udp_broadcast;
+  if (o.udp_phase < 1 || o.udp_phase > 4096) throw UsageError("--udp-phase must be between 1 and 4096 datagrams");
+  b.udp.phase_packets = o.udp_phase;
+  if (!(o.udp_loss >= 0 && o.udp_loss <= 0.9)) throw UsageError("--udp-loss must be between 0 and 0.9");
+  if (!(o.udp_duplicates >= 0 && o.udp_duplicates <= 1)) throw UsageError("--udp-duplicates must be between 0 and 1");
+  b.udp.loss = o.udp_loss;
+  b.udp.duplicates = o.udp_duplicates;
+  if (o.udp_quiet_ms < 1 || o.udp_quiet_ms > 10000) throw UsageError("--udp-quiet-ms must be between 1 and 10000");
+  b.udp.quiet_ms = o.udp_quiet_ms;
+  b.udp.seed = o.seed;
+  if (!o.udp_broadcast.empty()) ipv4_address(o.udp_broadcast, 0);  // refuses what is no IPv4 address
+  if ((o.algorithm == "cyclo" || o.algorithm == "broadcast") && o.threads > 1) {
+    throw UsageError("--algorithm " + o.algorithm + " runs one worker per rank; use more ranks instead of --threads");
+  }
+}
+
+}  // namespace
 
 void resolve(JoinOptions& o) {
   if (o.input_r.empty() != o.input_s.empty()) throw UsageError("--input-r and --input-s go together: give both files");
@@ -95,6 +180,8 @@ void resolve(JoinOptions& o) {
   o.workload.zipf_theta = o.zipf;
   o.workload.selectivity = o.selectivity;
   o.workload.seed = o.seed;
+  o.workload.gaussian_sigma = o.gaussian;
+  o.workload.key_spacing_bits = o.key_spacing;
   if (!o.from_files()) validate(o.workload);
 
   RadixJoinConfig& c = o.radix;
@@ -129,6 +216,14 @@ void resolve(JoinOptions& o) {
   m.share_node_work = c.share_node_work;
   m.input_chunks = c.input_chunks;
   m.keep_pairs = c.keep_pairs;
+
+  o.payload_width = parse_bytes(o.payload_bytes, "--payload-bytes");
+  if (o.payload_width > 4096) throw UsageError("--payload-bytes must be at most 4096");
+  if (o.payload_width > 0 && o.from_files()) {
+    throw UsageError("--payload-bytes gives generated tuples payloads; with --input-r/--input-s the tuples have none");
+  }
+  if (o.payload_width > 0) c.keep_pairs = m.keep_pairs = true;  // the pairs fetch their payloads
+  resolve_ring_and_broadcast(o);
 }
 
 }  // namespace hpcdb

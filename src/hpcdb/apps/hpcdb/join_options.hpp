@@ -2,6 +2,7 @@
 // The options of `hpcdb join`, as the command line gives them.
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -39,12 +40,29 @@ struct JoinOptions {
   std::string send_order = "shifted";
   std::string splitters = "equal";
   std::string calibration;  // rates for the model column
+  double gaussian = 0.0;     // > 0: Gaussian foreign keys, deviation as a fraction of |R|
+  unsigned key_spacing = 0;  // keys times 2^bits (8: all congruent modulo 2^8)
+  std::string presort = "on";        // cyclo
+  std::string chunk_size;            // cyclo and broadcast ("" = the algorithm's default)
+  std::string transport = "mpi";     // broadcast: mpi or udp
+  unsigned depth = 2;                // broadcast (mpi): chunks in flight
+  unsigned udp_port = 0;
+  std::string udp_broadcast;
+  unsigned udp_phase = 64;
+  double udp_loss = 0.0;
+  double udp_duplicates = 0.0;
+  int udp_quiet_ms = 20;
+  std::string payload_bytes = "0";   // payload splitting: bytes of payload per tuple
 
   // Interpreted values, filled by resolve().
   WorkloadSpec workload;
   RadixJoinConfig radix;
   SortMergeJoinConfig sort_merge;
+  CycloJoinConfig cyclo;
+  BroadcastJoinConfig broadcast;
+  std::size_t payload_width = 0;
   bool is_radix() const { return algorithm == "radix"; }
+  bool is_sort_merge() const { return algorithm == "sort-merge"; }
   bool from_files() const { return !input_r.empty(); }
 };
 

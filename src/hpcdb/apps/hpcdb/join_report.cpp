@@ -10,6 +10,12 @@
 namespace hpcdb {
 namespace {
 
+std::string algorithm_name(const JoinOptions& options) {
+  if (options.is_radix()) return "radix hash";
+  if (options.is_sort_merge()) return "sort-merge";
+  return options.algorithm;  // cyclo, broadcast
+}
+
 double tuples_per_second(const JoinResult& r) {
   return r.seconds > 0 ? static_cast<double>(r.inner_tuples + r.outer_tuples) / r.seconds : 0.0;
 }
@@ -47,6 +53,38 @@ std::string sharing_summary(const JoinOptions& options, const JoinResult& r) {
 }
 
 nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext& context, const JoinResult& r) {
+  if (options.algorithm == "cyclo") {
+    return {{"presort", r.ring.presort},
+            {"chunk_size", r.ring.chunk_bytes},
+            {"compression", options.compression},
+            {"compressed", r.ring.compressed},
+            {"tuple_bytes", r.ring.tuple_bytes},
+            {"key_bits", r.ring.key_bits},
+            {"rid_bits", r.ring.rid_bits}};
+  }
+  if (options.algorithm == "broadcast") {
+    nlohmann::ordered_json j = {{"transport", options.transport},
+                                {"chunk_size", r.stream.chunk_bytes},
+                                {"compression", options.compression},
+                                {"compressed", r.stream.compressed},
+                                {"tuple_bytes", r.stream.tuple_bytes},
+                                {"key_bits", r.stream.key_bits},
+                                {"rid_bits", r.stream.rid_bits}};
+    if (r.stream.udp) {
+      j["udp"] = {{"phase_datagrams", options.broadcast.udp.phase_packets},
+                  {"injected_loss", options.broadcast.udp.loss},
+                  {"injected_duplicates", options.broadcast.udp.duplicates},
+                  {"datagrams", r.stream.datagrams},
+                  {"resent", r.stream.resent},
+                  {"dropped_on_purpose", r.stream.dropped_on_purpose},
+                  {"duplicates_ignored", r.stream.duplicates_seen},
+                  {"phases", r.stream.phases}};
+    } else {
+      j["depth"] = options.broadcast.depth;
+      j["chunks"] = r.stream.chunks;
+    }
+    return j;
+  }
   if (options.is_radix()) {
     return {{"network_bits", r.radix.network_bits},
             {"local_bits", r.radix.local_bits},
@@ -124,6 +162,12 @@ nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext&
       {"config", config_json(options, context, r)},
   };
   if (context.expected) j["expected"] = {{"matches", context.expected->matches}, {"checksum", context.expected->checksum}};
+  if (options.payload_width > 0 && repetition == 1) {
+    j["payloads"] = {{"payload_bytes", options.payload_width},
+                     {"rows", context.payload_rows},
+                     {"fetch_seconds", context.payload_seconds},
+                     {"bytes_sent", context.payload_bytes_sent}};
+  }
   if (context.model) {
     nlohmann::ordered_json predicted = nlohmann::ordered_json::object();
     for (const PhasePrediction& p : context.model->phases) predicted[p.name] = p.seconds;
@@ -137,8 +181,8 @@ nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext&
 }
 
 void print_header(std::ostream& out, const JoinOptions& options, const RunContext& context, const JoinResult& first) {
-  fmt::print(out, "hpcdb join: {} join, {} rank{} on {} node{}, {} thread{} per rank\n",
-             options.is_radix() ? "radix hash" : "sort-merge", context.ranks,
+  fmt::print(out, "hpcdb join: {} join, {} rank{} on {} node{}, {} thread{} per rank\n", algorithm_name(options),
+             context.ranks,
              context.ranks == 1 ? "" : "s", context.nodes, context.nodes == 1 ? "" : "s", options.radix.threads,
              options.radix.threads == 1 ? "" : "s");
   if (options.from_files()) {
@@ -149,7 +193,20 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                grouped(first.inner_tuples), grouped(first.outer_tuples), options.workload.zipf_theta,
                options.workload.selectivity, options.workload.seed);
   }
-  if (options.is_radix()) {
+  if (options.algorithm == "cyclo") {
+    fmt::print(out, "  plan  : S rotates around {} ranks in parts of up to {} tuples, {}, {} per put, {}-byte tuples{}\n",
+               context.ranks, grouped((first.outer_tuples + static_cast<std::uint64_t>(context.ranks) - 1) / static_cast<std::uint64_t>(context.ranks)),
+               first.ring.presort ? "sorted before they travel" : "sorted by every rank they visit",
+               format_bytes(static_cast<double>(first.ring.chunk_bytes)), first.ring.tuple_bytes,
+               first.ring.compressed ? " (compressed)" : "");
+  } else if (options.algorithm == "broadcast") {
+    fmt::print(out, "  plan  : every rank's S broadcast once{}, chunks of {}, {}-byte tuples{}\n",
+               first.stream.udp ? fmt::format(" by UDP datagrams in phases of {}", options.broadcast.udp.phase_packets)
+                                : fmt::format(" by MPI_Ibcast, {} chunk{} ahead", options.broadcast.depth,
+                                              options.broadcast.depth == 1 ? "" : "s"),
+               format_bytes(static_cast<double>(first.stream.chunk_bytes)), first.stream.tuple_bytes,
+               first.stream.compressed ? " (compressed)" : "");
+  } else if (options.is_radix()) {
     fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment\n",
                first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
                first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
@@ -159,8 +216,10 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                first.sort_merge.tuple_bytes, first.sort_merge.compressed ? " (compressed)" : "",
                first.sort_merge.simd ? "AVX2" : "scalar", write_path(options, context));
   }
-  fmt::print(out, "  share : {} input chunks per rank and relation, node sharing {}\n", first.sharing.input_chunks,
-             sharing_summary(options, first));
+  if (options.is_radix() || options.is_sort_merge()) {
+    fmt::print(out, "  share : {} input chunks per rank and relation, node sharing {}\n", first.sharing.input_chunks,
+               sharing_summary(options, first));
+  }
   fmt::print(out, "  setup : {:.3f} s (data, pre-faulted windows and buffers; not part of the join time)\n",
              context.setup_seconds);
 }
@@ -182,10 +241,21 @@ void print_run(std::ostream& out, const RunContext& context, const JoinResult& r
   fmt::print(out, "  {:<18} {:>9.4f}\n", "imbalance", r.imbalance);
   fmt::print(out, "  sent to other ranks: {} ({} through {} puts)\n", format_bytes(static_cast<double>(r.bytes_sent)),
              format_bytes(static_cast<double>(r.bytes_put)), r.puts);
+  if (r.stream.udp) {
+    fmt::print(out, "  UDP: {} datagrams, {} resent, {} dropped on purpose, {} repeats ignored, {} phases\n",
+               grouped(r.stream.datagrams), grouped(r.stream.resent), grouped(r.stream.dropped_on_purpose),
+               grouped(r.stream.duplicates_seen), grouped(r.stream.phases));
+  }
   if (r.sharing.node_wide || r.sharing.partitions_shared) {
     fmt::print(out, "  shared on the node: {} chunks{} done by a rank other than their owner\n", grouped(r.sharing.peer_chunks),
                r.sharing.partitions_shared ? fmt::format(" and {} partitions", grouped(r.sharing.peer_partitions)) : "");
   }
+}
+
+void print_payloads(std::ostream& out, const RunContext& context, std::size_t payload_width) {
+  fmt::print(out, "payloads: {} rows fetched their keys and {}-byte payloads in {:.4f} s ({} sent between ranks)\n",
+             grouped(context.payload_rows), payload_width, context.payload_seconds,
+             format_bytes(static_cast<double>(context.payload_bytes_sent)));
 }
 
 void print_summary(std::ostream& out, const RunContext& context, const std::vector<JoinResult>& results) {

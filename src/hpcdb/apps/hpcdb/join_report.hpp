@@ -19,12 +19,17 @@ struct RunContext {
   double setup_seconds = 0;
   std::optional<JoinDigest> expected;  // present with --verify
   std::optional<ModelPrediction> model;  // present with --calibration
+  // Payload splitting (--payload-bytes), after the first run.
+  double payload_seconds = 0;
+  std::uint64_t payload_bytes_sent = 0;
+  std::uint64_t payload_rows = 0;
 };
 
 nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& result, unsigned repetition);
 
 void print_header(std::ostream& out, const JoinOptions& options, const RunContext& context, const JoinResult& first);
 void print_run(std::ostream& out, const RunContext& context, const JoinResult& result, unsigned repetition, unsigned repeat);
+void print_payloads(std::ostream& out, const RunContext& context, std::size_t payload_width);
 void print_summary(std::ostream& out, const RunContext& context, const std::vector<JoinResult>& results);
 
 bool matches_expected(const RunContext& context, const JoinResult& result);

@@ -22,6 +22,11 @@ ModelPrediction predict_join(const std::string& algorithm, const Calibration& c,
   s.tuple_bytes = 8;
   s.network_shares_cores = shape.network_shares_cores;
   s.window_seconds = c.window_setup;
+  if (algorithm == "cyclo" || algorithm == "broadcast") {
+    StreamJoinRates rates{c.scan, c.sort_run, c.merge, c.match > 0 ? c.match : c.scan, c.run_length, shape.presort,
+                          shape.chunk_bytes / s.tuple_bytes};
+    return algorithm == "cyclo" ? predict_cyclo_join(s, rates) : predict_broadcast_join(s, rates);
+  }
   if (algorithm == "radix") {
     const RadixBits bits = choose_radix_bits(static_cast<std::uint64_t>(inner), static_cast<int>(shape.ranks),
                                              static_cast<unsigned>(shape.threads), 8, detect_cpu(), 0, 0);
@@ -34,7 +39,7 @@ ModelPrediction predict_join(const std::string& algorithm, const Calibration& c,
 
 void add_model_options(CLI::App& model, ModelOptions& o) {
   model.add_option("--algorithm", o.algorithm, "Join algorithm")
-      ->check(CLI::IsMember({"radix", "sort-merge"}))
+      ->check(CLI::IsMember({"radix", "sort-merge", "cyclo", "broadcast"}))
       ->capture_default_str();
   model.add_option("--inner", o.inner, "Tuples of R")->capture_default_str();
   model.add_option("--outer", o.outer, "Tuples of S")->capture_default_str();

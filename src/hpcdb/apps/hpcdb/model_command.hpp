@@ -36,6 +36,8 @@ struct JoinShape {
   double fan_in = 16;           // sort-merge
   double subranges = 1;         // sort-merge: key sub-ranges per rank
   bool network_shares_cores = false;
+  bool presort = true;        // cyclo
+  double chunk_bytes = 1 << 20;  // broadcast
 };
 
 // The model's prediction for a join run with these sizes on this shape.
