@@ -51,6 +51,10 @@ void add_generate_options(CLI::App& generate, GenerateOptions& o) {
   generate.add_option("--outer", o.outer, "Tuples of S")->capture_default_str();
   generate.add_option("--zipf", o.zipf, "Zipf skew of the outer foreign keys (0 = uniform)")->capture_default_str();
   generate.add_option("--selectivity", o.selectivity, "Fraction of outer tuples that find a match")->capture_default_str();
+  generate.add_option("--gaussian", o.gaussian, "Gaussian foreign keys, deviation as a fraction of |R| (0 = off)")
+      ->capture_default_str();
+  generate.add_option("--key-spacing", o.key_spacing, "Multiply every key by 2^BITS (8: all keys congruent modulo 2^8)")
+      ->capture_default_str();
   generate.add_option("--seed", o.seed, "Seed (same data as 'hpcdb join' with the same options)")->capture_default_str();
   generate.add_option("--threads", o.threads, "Generator threads per rank")->capture_default_str();
   generate.add_option("--output-r", o.output_r, "File for R (CSV if it ends in .csv, else binary)")->required();
@@ -60,7 +64,8 @@ void add_generate_options(CLI::App& generate, GenerateOptions& o) {
 int run_generate_command(const Cluster& cluster, const GenerateOptions& o) {
   WorkloadSpec spec;
   run_collectively(cluster.world(), [&] {
-    spec = {parse_count(o.inner, "--inner"), parse_count(o.outer, "--outer"), o.zipf, o.selectivity, o.seed};
+    spec = {parse_count(o.inner, "--inner"), parse_count(o.outer, "--outer"), o.zipf, o.selectivity, o.seed,
+            o.gaussian, o.key_spacing};
     validate(spec);
     if (o.threads < 1) throw UsageError("--threads must be at least 1");
     // The fragments are generated in node-shared memory before they are written.

@@ -14,6 +14,8 @@ struct GenerateOptions {
   std::string outer = "16M";
   double zipf = 0.0;
   double selectivity = 1.0;
+  double gaussian = 0.0;
+  unsigned key_spacing = 0;
   std::uint64_t seed = 42;
   unsigned threads = 1;
   std::string output_r;
