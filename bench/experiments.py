@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The seeds' experiment types at this machine's scale, one command each.
 
-    bench/.venv/bin/python bench/experiments.py phases|size|ratio|skew|shape|bandwidth [--repeat 5] [--quick]
+    bench/.venv/bin/python bench/experiments.py phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity [--repeat 5] [--quick]
 
 Every point runs `hpcdb join --repeat N --json` and is reported as the median
 of the N runs with a 95% bootstrap confidence interval; results go to
 bench/results/<experiment>.csv and .png. `bandwidth` runs on emulated hosts
 (scripts/emulated_cluster.sh, root only) and puts the model next to the
 measurement, from a calibration made on the same emulated network.
+`topologies` and `multiplicity` run the ring (cyclo), broadcast and radix
+joins on 4 emulated hosts at 1 Gbit/s (each host's link shaped both ways, as
+a switch port would), the model next to each measurement.
 """
 import argparse
 import csv
@@ -212,9 +215,77 @@ def bandwidth(args):
     plot(args, "bandwidth", draw)
 
 
+EMULATED_JOINS = [("cyclo", "cyclo", []), ("broadcast", "broadcast", []), ("radix", "radix", [])]
+
+
+def emulated_launcher(hosts, rate):
+    if os.geteuid() != 0:
+        sys.exit("experiments.py: emulated hosts need root (network namespaces)")
+    cluster = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "emulated_cluster.sh")
+    return [cluster, "--hosts", str(hosts), "--rate", rate]
+
+
+def calibrate_on(args, launcher, path):
+    subprocess.run(launcher + ["--", args.hpcdb, "calibrate", "--concurrent", "--tuples", "4Mi",
+                               "--repeat", "2", "--output", path], env=ENV, check=True, capture_output=True)
+
+
+def topologies(args):
+    """The issue's bar: each join against its model on 4 hosts at 1 Gbit/s, 8M x 8M."""
+    launcher = emulated_launcher(4, "1gbit")
+    n = size_arg(args, "8M")
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        calibration = os.path.join(work, "cal.json")
+        calibrate_on(args, launcher, calibration)
+        for algorithm, variant, extra in EMULATED_JOINS:
+            runs = run_join(args, ["--algorithm", algorithm, "--inner", n, "--outer", n, "--calibration", calibration, *extra],
+                            launcher=launcher)
+            row = point(runs, algorithm=algorithm, variant=variant, x="4 hosts, 1 Gbit/s")
+            row["measured_over_model"] = row["median_seconds"] / row["model_seconds"]
+            rows.append(row)
+    save(args, "topologies", rows)
+
+    def draw(ax):
+        xs = range(len(rows))
+        ax.bar([x - 0.2 for x in xs], [r["median_seconds"] for r in rows], width=0.4, label="measured (median)")
+        ax.bar([x + 0.2 for x in xs], [r["model_seconds"] for r in rows], width=0.4, label="model")
+        ax.set_xticks(list(xs), [r["variant"] for r in rows])
+        ax.set_ylabel("join seconds, 4 emulated hosts at 1 Gbit/s")
+        ax.legend()
+    plot(args, "topologies", draw)
+
+
+def multiplicity(args):
+    """|R| = 1..12 x |S| (thesis Fig. 4.6): ring and broadcast move S only, radix moves both."""
+    launcher = emulated_launcher(4, "1gbit")
+    outer = 1_000_000 if not args.quick else 250_000
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        calibration = os.path.join(work, "cal.json")
+        calibrate_on(args, launcher, calibration)
+        for algorithm, variant, extra in EMULATED_JOINS:
+            for m in [1, 2, 4, 8, 12]:
+                runs = run_join(args, ["--algorithm", algorithm, "--inner", str(m * outer), "--outer", str(outer),
+                                       "--calibration", calibration, *extra], launcher=launcher)
+                rows.append(point(runs, algorithm=algorithm, variant=variant, x=m))
+    save(args, "multiplicity", rows)
+
+    def draw(ax):
+        for series in sorted({r["variant"] for r in rows}):
+            pts = [r for r in rows if r["variant"] == series]
+            ax.plot([r["x"] for r in pts], [r["median_seconds"] for r in pts], marker="o", label=f"{series}, measured")
+            ax.plot([r["x"] for r in pts], [r["model_seconds"] for r in pts], linestyle="--", label=f"{series}, model")
+        ax.set_xlabel("|R| / |S|")
+        ax.set_ylabel("join seconds, 4 emulated hosts at 1 Gbit/s")
+        ax.legend(fontsize=7)
+    plot(args, "multiplicity", draw)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    experiments = {"phases": phases, "size": size, "ratio": ratio, "skew": skew, "shape": shape, "bandwidth": bandwidth}
+    experiments = {"phases": phases, "size": size, "ratio": ratio, "skew": skew, "shape": shape, "bandwidth": bandwidth,
+                   "topologies": topologies, "multiplicity": multiplicity}
     parser.add_argument("experiment", choices=sorted(experiments))
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="an eighth of the sizes, for a fast look")
