@@ -69,6 +69,12 @@ if [ "$ranks" -gt 1 ]; then
   run_ok broadcast_udp_counts "UDP: [0-9,]+ datagrams, [1-9][0-9,]* resent, [1-9][0-9,]* dropped on purpose, [1-9][0-9,]* repeats ignored" \
     join --algorithm broadcast --transport udp --udp-loss 0.3 --udp-duplicates 0.3 --udp-phase 2 --udp-quiet-ms 2 --inner 100K --outer 300K
 fi
+for schedule in synchronized unsynchronized random; do
+  for exchange in puts messages; do
+    run_ok "radix_${schedule}_${exchange}" "verification: passed" \
+      join --algorithm radix --inner 300K --outer 300K --zipf 1.1 --schedule "$schedule" --exchange "$exchange" --exchange-chunk 64KiB --verify
+  done
+done
 run_ok radix_adversarial_keys "verification: passed" join --algorithm radix --inner 200K --outer 200K --key-spacing 8 --verify
 run_ok sort_merge_gaussian "verification: passed" join --algorithm sort-merge --inner 200K --outer 400K --gaussian 0.1 --verify
 
@@ -128,6 +134,9 @@ run_fails zipf_and_gaussian "either Zipf or Gaussian" join --inner 1000 --zipf 1
 run_fails spacing_too_wide "key spacing must be at most 32 bits" join --inner 1000 --key-spacing 40
 run_fails spaced_keys_overflow "exceeds the 64-bit key space with keys spaced by 2\\^32" join --inner 5G --outer 1 --key-spacing 32
 run_fails payload_with_files "payloads" join --input-r "$work/r.csv" --input-s "$work/s.csv" --payload-bytes 8
+run_fails messages_without_schedule "give it a --schedule" join --inner 1000 --exchange messages
+run_fails bad_schedule "schedule" join --inner 1000 --schedule sometimes
+run_fails exchange_chunk_too_small "--exchange-chunk must be between 64 B and 1 GiB" join --inner 1000 --schedule random --exchange-chunk 1
 run_fails payload_too_wide "--payload-bytes must be at most 4096" join --inner 1000 --payload-bytes 5000
 
 echo "join algorithms, $ranks rank(s): $passed passed, $failed failed"

@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "hpcdb/join/broadcast/udp_broadcast_config.hpp"
+#include "hpcdb/join/radix/staged_exchange_config.hpp"
 
 namespace hpcdb {
 
@@ -24,6 +25,11 @@ struct RadixJoinConfig {
   bool share_node_work = true;  // co-located ranks share input chunks and partitions
   unsigned input_chunks = 0;    // chunks per rank fragment and relation; 0 = chosen from the sizes
   bool keep_pairs = false;    // materialize <rid_r, rid_s> pairs
+  // Streaming (default): partitions leave as send buffers fill, overlapped
+  // with partitioning. Scheduled: partitioned locally first, then shipped
+  // whole in a schedule's order (staged_exchange.hpp).
+  bool scheduled = false;
+  ScheduledExchangeConfig exchange;
 };
 
 struct SortMergeJoinConfig {

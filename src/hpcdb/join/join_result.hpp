@@ -26,6 +26,8 @@ struct EffectiveRadixSettings {
   unsigned rid_bits = 0;      // bits the rids use
   std::uint64_t build_splits = 0;     // oversized build partitions split
   std::uint64_t probe_splits = 0;     // oversized probe partitions shared by threads
+  unsigned exchange_rounds = 0;       // scheduled network phase: synchronized rounds
+  double exchange_waiting = 0;        // seconds in the barriers between rounds (slowest rank)
 };
 
 // How the ranks of each node shared their passes over the input.

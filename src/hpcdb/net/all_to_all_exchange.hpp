@@ -12,12 +12,11 @@
 #include <vector>
 
 #include "hpcdb/net/all_to_all_schedule.hpp"
+#include "hpcdb/net/exchange_transport.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/net/rma_window.hpp"
 
 namespace hpcdb {
-
-enum class ExchangeTransport { put, messages };
 
 // `bytes` bytes at `data`, to land at byte `displacement` of the target's
 // receive memory.

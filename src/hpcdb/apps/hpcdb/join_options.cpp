@@ -84,6 +84,20 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "('sampled', balanced for any key distribution)")
       ->check(CLI::IsMember({"equal", "sampled"}))
       ->capture_default_str();
+  join.add_option("--schedule", o.schedule,
+                  "radix: 'streaming' (partitions leave as send buffers fill, overlapped with partitioning), or "
+                  "partition locally first and then ship whole partitions 'synchronized' (rounds: every rank sends "
+                  "to rank+k and receives from rank-k, barrier after each round, so no two senders share a "
+                  "receiver), 'unsynchronized' (same order, no barriers) or 'random' (chunks to random ranks)")
+      ->check(CLI::IsMember({"streaming", "synchronized", "unsynchronized", "random"}))
+      ->capture_default_str();
+  join.add_option("--exchange", o.exchange,
+                  "radix with a schedule: ship partitions by one-sided 'puts' or two-sided 'messages' (as the 2012 "
+                  "radix join did over TCP)")
+      ->check(CLI::IsMember({"puts", "messages"}))
+      ->capture_default_str();
+  join.add_option("--exchange-chunk", o.exchange_chunk, "radix with a schedule: bytes per put or message")
+      ->capture_default_str();
   join.add_option("--presort", o.presort,
                   "cyclo: sort each S fragment once before it travels ('on'), or send it unsorted and let every "
                   "rank sort each visiting part ('off': no up-front sort, more sorting on every rank)")
@@ -200,6 +214,17 @@ void resolve(JoinOptions& o) {
   if (o.input_chunks > 4096) throw UsageError("--input-chunks must be at most 4096");
   c.input_chunks = o.input_chunks;
   c.keep_pairs = !o.output.empty();
+  c.scheduled = o.schedule != "streaming";
+  if (c.scheduled) c.exchange.schedule = parse_exchange_schedule(o.schedule);
+  c.exchange.transport = o.exchange == "messages" ? ExchangeTransport::messages : ExchangeTransport::put;
+  c.exchange.chunk_bytes = parse_bytes(o.exchange_chunk, "--exchange-chunk");
+  if (c.exchange.chunk_bytes < 64 || c.exchange.chunk_bytes > (std::size_t{1} << 30)) {
+    throw UsageError("--exchange-chunk must be between 64 B and 1 GiB");
+  }
+  if (!c.scheduled && o.exchange == "messages") {
+    throw UsageError("--exchange messages ships whole partitions after a local pass: give it a --schedule "
+                     "(synchronized, unsynchronized or random)");
+  }
 
   SortMergeJoinConfig& m = o.sort_merge;
   m.run_length = parse_count(o.run_length, "--run-length");

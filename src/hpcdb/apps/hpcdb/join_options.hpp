@@ -52,6 +52,9 @@ struct JoinOptions {
   double udp_loss = 0.0;
   double udp_duplicates = 0.0;
   int udp_quiet_ms = 20;
+  std::string schedule = "streaming";  // radix: streaming, or a schedule of the staged exchange
+  std::string exchange = "puts";       // radix, scheduled: puts or messages
+  std::string exchange_chunk = "1MiB";
   std::string payload_bytes = "0";   // payload splitting: bytes of payload per tuple
 
   // Interpreted values, filled by resolve().

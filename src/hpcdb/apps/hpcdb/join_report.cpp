@@ -97,6 +97,10 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
             {"buffers_per_partition", options.radix.buffers_per_partition},
             {"assignment", options.assignment},
             {"write_path", write_path(options, context)},
+            {"schedule", options.schedule},
+            {"exchange", options.radix.scheduled ? options.exchange : "streaming puts or stores"},
+            {"exchange_rounds", r.radix.exchange_rounds},
+            {"exchange_waiting_seconds", r.radix.exchange_waiting},
             {"build_splits", r.radix.build_splits},
             {"probe_splits", r.radix.probe_splits},
             {"node_sharing", sharing_json(options, r)}};
@@ -207,9 +211,13 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                format_bytes(static_cast<double>(first.stream.chunk_bytes)), first.stream.tuple_bytes,
                first.stream.compressed ? " (compressed)" : "");
   } else if (options.is_radix()) {
-    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {} writes, {} assignment\n",
+    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {}, {} assignment\n",
                first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
-               first.radix.compressed ? " (compressed)" : "", write_path(options, context), options.assignment);
+               first.radix.compressed ? " (compressed)" : "",
+               options.radix.scheduled
+                   ? fmt::format("local pass, then whole partitions by {}, {} schedule", options.exchange, options.schedule)
+                   : write_path(options, context) + " writes",
+               options.assignment);
   } else {
     fmt::print(out, "  plan  : runs of up to {} tuples, {} key sub-ranges per rank, merge fan-in {}, {} send order, {} splitters, {}-byte tuples{}, {} sort, {} writes\n",
                first.sort_merge.run_length, first.sort_merge.subranges, options.sort_merge.merge_fan_in, options.send_order, options.splitters,

@@ -67,12 +67,18 @@ std::uint64_t radix_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64
   bytes += InputChunks::bytes_for(
       InputChunks::chunks_for(config.input_chunks, std::max(inner_tuples, outer_tuples), ranks, config.threads, partitions),
       partitions);
-  if (config.force_put || node_count > 1) bytes += send_buffer_bytes(config, bits.network);
+  if (config.scheduled) {
+    bytes += (inner_tuples + outer_tuples) / static_cast<std::uint64_t>(ranks) * 16;  // staging
+  } else if (config.force_put || node_count > 1) {
+    bytes += send_buffer_bytes(config, bits.network);
+  }
   return bytes;
 }
 
 RadixJoin::RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, const Relation& inner, const Relation& outer)
     : cluster_(cluster), config_(config), cpu_(detect_cpu()) {
+  // A schedule orders whole partitions of each rank's own data: no help between ranks.
+  if (config_.scheduled) config_.share_node_work = false;
   if (config.threads == 0) throw UsageError("--threads must be at least 1");
   if (config.buffers_per_partition < 1) throw UsageError("--buffers-per-partition must be at least 1");
   if (config.input_chunks > 4096) throw UsageError("--input-chunks must be at most 4096");
@@ -89,10 +95,11 @@ RadixJoin::RadixJoin(const Cluster& cluster, const RadixJoinConfig& config, cons
   if (bits_.network > 24) throw UsageError("--network-bits must be at most 24");
   if (bits_.network + bits_.local > 40) throw UsageError("--network-bits plus --local-bits must be at most 40");
 
-  const bool needs_puts = config.force_put || cluster.node_count() > 1;
+  const bool needs_puts = !config.scheduled && (config.force_put || cluster.node_count() > 1);
   windows_ = std::make_unique<ReceiveWindows>(
       cluster, ReceiveWindows::capacity_for(inner.global_size, outer.global_size, cluster.size(), tuple_bytes), needs_puts);
   if (needs_puts) send_buffers_ = MemoryRegion(send_buffer_bytes(config, bits_.network), Prefault::yes);
+  if (config.scheduled) staged_ = std::make_unique<StagedExchange>(inner.tuples.size(), outer.tuples.size());
   node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
   const std::size_t partitions = std::size_t{1} << bits_.network;
   chunks_ = std::make_unique<InputChunks>(
@@ -162,6 +169,7 @@ JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
 
   summarize_over_ranks(cluster_, clock, total, result);
   result.radix.build_splits = allreduce(result.radix.build_splits, MPI_SUM, world);
+  result.radix.exchange_waiting = allreduce(result.radix.exchange_waiting, MPI_MAX, world);
   result.radix.probe_splits = allreduce(result.radix.probe_splits, MPI_SUM, world);
   result.sharing.peer_chunks = allreduce(result.sharing.peer_chunks, MPI_SUM, world);
   result.sharing.peer_partitions = allreduce(result.sharing.peer_partitions, MPI_SUM, world);
@@ -214,6 +222,13 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
   const std::uint64_t my_window = layout.window_bytes[static_cast<std::size_t>(me)];
   windows_->open(my_window);
   OneSidedWriter* writer = windows_->writer();
+  std::vector<std::uint64_t> all_counts;  // every rank's rank_counts (scheduled only)
+  if (staged_) {
+    staged_->plan(histograms.rank_counts, partitions, sizeof(Stored));
+    all_counts.resize(histograms.rank_counts.size() * static_cast<std::size_t>(cluster_.size()));
+    MPI_Allgather(histograms.rank_counts.data(), static_cast<int>(histograms.rank_counts.size()), MPI_UINT64_T,
+                  all_counts.data(), static_cast<int>(histograms.rank_counts.size()), MPI_UINT64_T, world);
+  }
 
   // --- network partitioning
   clock.start("network_partition");
@@ -242,6 +257,11 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
         const std::vector<std::uint64_t>& base = is_inner ? layout.inner_base : layout.outer_base;
         const std::uint64_t* starts = chunks_->starts(task.node_rank, task.relation, task.chunk);
         for (std::size_t p = 0; p < partitions; ++p) {
+          if (staged_) {  // this rank's own share of p, in staging
+            const std::uint64_t within = starts[p] - rank_offsets[static_cast<std::size_t>(task.relation) * partitions + p];
+            targets[p].direct = reinterpret_cast<Stored*>(staged_->slot(task.relation, p, within));
+            continue;
+          }
           const std::uint64_t slot = base[p] + starts[p];
           const int q = owner[p];
           const std::uint64_t region = is_inner ? 0 : layout.outer_region_offset[static_cast<std::size_t>(q)];
@@ -271,6 +291,18 @@ void RadixJoin::partition_and_join(Format format, ChunkTasks& tasks, const Histo
     if (owner[p] != me) {
       result.bytes_sent += (histograms.rank_counts[p] + histograms.rank_counts[partitions + p]) * sizeof(Stored);
     }
+  }
+
+  if (staged_) {
+    clock.start("network_exchange");
+    const ExchangeStats shipped = staged_->ship(cluster_, {windows_->own(), my_window}, layout, owner, all_counts,
+                                                config_.exchange);
+    if (config_.exchange.transport == ExchangeTransport::put) {
+      result.puts += shipped.transfers;
+      result.bytes_put += shipped.bytes;
+    }
+    result.radix.exchange_rounds = shipped.rounds;
+    result.radix.exchange_waiting = shipped.waiting_seconds;
   }
 
   clock.start("network_wait");

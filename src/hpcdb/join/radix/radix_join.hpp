@@ -8,7 +8,10 @@
 //   histogram          radix histogram per input chunk, summed over ranks (MPI_Allreduce)
 //   window_allocation  assignment, exact window sizes, exclusive offsets (MPI_Scan)
 //                      and each chunk's write starts, window creation for one-sided puts
-//   network_partition  partition chunks + compress + ship (shared memory or MPI_Rput)
+//   network_partition  partition chunks + compress + ship (shared memory or MPI_Rput);
+//                      scheduled: partition into local staging only
+//   network_exchange   scheduled only: every staged partition to its owner in
+//                      the schedule's order (staged_exchange.hpp)
 //   network_wait       completion of all puts, barrier: every window is complete
 //   local_partition    optional local radix pass, per owned partition, in cache
 //   build_probe        cache-resident build and probe, skewed partitions shared by threads
@@ -23,6 +26,7 @@
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/join/radix/input_chunks.hpp"
+#include "hpcdb/join/radix/staged_exchange.hpp"
 #include "hpcdb/join/receive_windows.hpp"
 #include "hpcdb/net/node_task_counter.hpp"
 
@@ -54,6 +58,7 @@ class RadixJoin : public DistributedJoin {
 
   std::unique_ptr<NodeTaskCounter> node_tasks_;  // each rank's list of chunks or partitions
   std::unique_ptr<InputChunks> chunks_;
+  std::unique_ptr<StagedExchange> staged_;  // scheduled network phase only
 };
 
 // Bytes per rank the join needs besides its input (windows, send buffers).
