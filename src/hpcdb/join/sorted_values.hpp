@@ -32,6 +32,14 @@ void sort_by_key(Stored* values, std::size_t n, Stored* scratch) {
   }
 }
 
+// Encodes `tuples` into out and sorts them by key; scratch holds as many values.
+template <class Format>
+void encode_sorted(const Format& format, std::span<const Tuple> tuples, typename Format::Stored* out,
+                   typename Format::Stored* scratch) {
+  encode_into(format, tuples, out);
+  sort_by_key(out, tuples.size(), scratch);
+}
+
 // All pairs of a short sorted s with a much longer sorted r: each group of
 // equal s keys finds its r keys by a galloping search from where the last
 // group ended, so the cost grows with |s| log(|r| / |s|), not with |r|.

@@ -4,6 +4,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/phase_clock.hpp"
+#include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/join/sorted_values.hpp"
 #include "hpcdb/net/collectives.hpp"
 
@@ -20,10 +21,8 @@ BroadcastPlan make_plan(const Cluster& cluster, const BroadcastJoinConfig& confi
     throw UsageError("--chunk-size must be between 64 B and 1 GiB");
   }
   BroadcastPlan plan;
-  plan.bounds = agreed_key_bounds(inner, outer, cluster.world());
-  plan.compressed = plan.bounds.compressible(config.compression);
-  plan.tuple_bytes = plan.compressed ? 8 : 16;
-  plan.chunk_tuples = config.chunk_bytes / plan.tuple_bytes;
+  plan.format = plan_sorted_format(cluster, config.compression, inner, outer);
+  plan.chunk_tuples = config.chunk_bytes / plan.format.tuple_bytes;
   return plan;
 }
 
@@ -39,37 +38,27 @@ BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastJoinConfig& 
                              const Relation& outer)
     : cluster_(cluster), config_(config), plan_(make_plan(cluster, config, inner, outer)) {
   if (config.transport == BroadcastTransport::udp) {
-    udp_stream_ = std::make_unique<UdpBroadcastStream>(cluster, config.udp, outer.tuples.size(), plan_.tuple_bytes,
+    udp_stream_ = std::make_unique<UdpBroadcastStream>(cluster, config.udp, outer.tuples.size(), plan_.format.tuple_bytes,
                                                        plan_.chunk_tuples);
     plan_.chunk_tuples = std::max(plan_.chunk_tuples, udp_stream_->values_per_datagram());
   } else {
-    stream_ = std::make_unique<BroadcastStream>(cluster, outer.tuples.size(), plan_.tuple_bytes, plan_.chunk_tuples,
+    stream_ = std::make_unique<BroadcastStream>(cluster, outer.tuples.size(), plan_.format.tuple_bytes, plan_.chunk_tuples,
                                                 config.depth);
   }
-  sorted_inner_ = MemoryRegion(std::max<std::size_t>(inner.tuples.size() * plan_.tuple_bytes, 64), Prefault::yes);
-  const std::size_t scratch = std::max<std::size_t>(inner.tuples.size(), plan_.chunk_tuples) * plan_.tuple_bytes;
+  sorted_inner_ = MemoryRegion(std::max<std::size_t>(inner.tuples.size() * plan_.format.tuple_bytes, 64), Prefault::yes);
+  const std::size_t scratch = std::max<std::size_t>(inner.tuples.size(), plan_.chunk_tuples) * plan_.format.tuple_bytes;
   scratch_ = MemoryRegion(std::max<std::size_t>(scratch, 64), Prefault::yes);
 }
 
 JoinResult BroadcastJoin::run(const Relation& inner, const Relation& outer) {
-  JoinResult result;
-  result.inner_tuples = inner.global_size;
-  result.outer_tuples = outer.global_size;
-  PhaseClock clock;
-  MPI_Barrier(cluster_.world());
-  const double start = MPI_Wtime();
-  if (plan_.compressed) {
-    run_with(OffsetCompressedFormat{plan_.bounds.min_key, plan_.bounds.rid_bits()}, inner, outer, result, clock);
-  } else {
-    run_with(WideTupleFormat{}, inner, outer, result, clock);
-  }
-  clock.stop();
-  summarize_over_ranks(cluster_, clock, MPI_Wtime() - start, result);
-  result.stream.compressed = plan_.compressed;
-  result.stream.tuple_bytes = plan_.tuple_bytes;
-  result.stream.key_bits = plan_.bounds.key_offset_bits();
-  result.stream.rid_bits = plan_.bounds.rid_bits();
-  result.stream.chunk_bytes = plan_.chunk_tuples * plan_.tuple_bytes;
+  JoinResult result = timed_sorted_run(cluster_, plan_.format, inner, outer, [&](const auto& format, JoinResult& r, PhaseClock& clock) {
+    run_with(format, inner, outer, r, clock);
+  });
+  result.stream.compressed = plan_.format.compressed;
+  result.stream.tuple_bytes = plan_.format.tuple_bytes;
+  result.stream.key_bits = plan_.format.bounds.key_offset_bits();
+  result.stream.rid_bits = plan_.format.bounds.rid_bits();
+  result.stream.chunk_bytes = plan_.chunk_tuples * plan_.format.tuple_bytes;
   if (stream_) result.stream.chunks = stream_->chunks();
   if (udp_stream_) {
     const UdpBroadcastStats stats = udp_stream_->take_stats();
@@ -91,14 +80,12 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
   auto* scratch = static_cast<Stored*>(scratch_.data());
   const std::size_t nr = inner.tuples.size();
 
-  for (const char* phase : {"sort", "distribute", "end"}) clock.add(phase, 0.0);  // listed even when empty
   clock.start("sort");
   const auto encode_outer = [&](std::size_t first, std::size_t count, std::byte* out) {
     encode_into(format, std::span<const Tuple>(outer.tuples.data() + first, count), reinterpret_cast<Stored*>(out));
   };
   if (stream_) stream_->start(encode_outer);  // the first chunks travel while R is sorted
-  encode_into(format, std::span<const Tuple>(inner.tuples.data(), nr), r);
-  sort_by_key(r, nr, scratch);
+  encode_sorted(format, std::span<const Tuple>(inner.tuples.data(), nr), r, scratch);
 
   clock.start("distribute");
   MatchCollector matches;

@@ -25,15 +25,13 @@
 #include "hpcdb/join/broadcast/udp_broadcast_stream.hpp"
 #include "hpcdb/join/distributed_join.hpp"
 #include "hpcdb/join/join_config.hpp"
-#include "hpcdb/join/key_bounds.hpp"
+#include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
 struct BroadcastPlan {
-  KeyBounds bounds;
-  bool compressed = false;
-  unsigned tuple_bytes = 16;
+  SortedFormatPlan format;
   std::size_t chunk_tuples = 0;
 };
 

@@ -4,6 +4,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/phase_clock.hpp"
+#include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/join/sorted_values.hpp"
 #include "hpcdb/net/collectives.hpp"
 
@@ -17,9 +18,7 @@ std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / 
 
 CycloPlan make_plan(const Cluster& cluster, const CycloJoinConfig& config, const Relation& inner, const Relation& outer) {
   CycloPlan plan;
-  plan.bounds = agreed_key_bounds(inner, outer, cluster.world());
-  plan.compressed = plan.bounds.compressible(config.compression);
-  plan.tuple_bytes = plan.compressed ? 8 : 16;
+  plan.format = plan_sorted_format(cluster, config.compression, inner, outer);
   plan.largest_outer_fragment = allreduce(static_cast<std::uint64_t>(outer.tuples.size()), MPI_MAX, cluster.world());
   return plan;
 }
@@ -43,34 +42,23 @@ CycloJoin::CycloJoin(const Cluster& cluster, const CycloJoinConfig& config, cons
   if (config.chunk_bytes < 64 || config.chunk_bytes > (1u << 30)) {
     throw UsageError("--chunk-size must be between 64 B and 1 GiB");
   }
-  const std::uint64_t part_bytes = plan_.largest_outer_fragment * plan_.tuple_bytes;
+  const std::uint64_t part_bytes = plan_.largest_outer_fragment * plan_.format.tuple_bytes;
   ring_ = std::make_unique<RingChannel>(cluster, whole_lines(part_bytes), config.chunk_bytes);
-  sorted_inner_ = MemoryRegion(whole_lines(inner.tuples.size() * plan_.tuple_bytes), Prefault::yes);
+  sorted_inner_ = MemoryRegion(whole_lines(inner.tuples.size() * plan_.format.tuple_bytes), Prefault::yes);
   const std::uint64_t largest = std::max<std::uint64_t>(inner.tuples.size(), plan_.largest_outer_fragment);
-  scratch_ = MemoryRegion(whole_lines(largest * plan_.tuple_bytes), Prefault::yes);
+  scratch_ = MemoryRegion(whole_lines(largest * plan_.format.tuple_bytes), Prefault::yes);
   if (!config.presort) visiting_ = MemoryRegion(whole_lines(part_bytes), Prefault::yes);
 }
 
 JoinResult CycloJoin::run(const Relation& inner, const Relation& outer) {
-  JoinResult result;
-  result.inner_tuples = inner.global_size;
-  result.outer_tuples = outer.global_size;
-  PhaseClock clock;
-  MPI_Barrier(cluster_.world());
-  const double start = MPI_Wtime();
-  if (plan_.compressed) {
-    run_with(OffsetCompressedFormat{plan_.bounds.min_key, plan_.bounds.rid_bits()}, inner, outer, result, clock);
-  } else {
-    run_with(WideTupleFormat{}, inner, outer, result, clock);
-  }
-  clock.stop();
-  const double total = MPI_Wtime() - start;
-  summarize_over_ranks(cluster_, clock, total, result);
+  JoinResult result = timed_sorted_run(cluster_, plan_.format, inner, outer, [&](const auto& format, JoinResult& r, PhaseClock& clock) {
+    run_with(format, inner, outer, r, clock);
+  });
   result.ring.presort = config_.presort;
-  result.ring.compressed = plan_.compressed;
-  result.ring.tuple_bytes = plan_.tuple_bytes;
-  result.ring.key_bits = plan_.bounds.key_offset_bits();
-  result.ring.rid_bits = plan_.bounds.rid_bits();
+  result.ring.compressed = plan_.format.compressed;
+  result.ring.tuple_bytes = plan_.format.tuple_bytes;
+  result.ring.key_bits = plan_.format.bounds.key_offset_bits();
+  result.ring.rid_bits = plan_.format.bounds.rid_bits();
   result.ring.chunk_bytes = config_.chunk_bytes;
   return result;
 }
@@ -83,10 +71,8 @@ void CycloJoin::run_with(const Format& format, const Relation& inner, const Rela
   auto* scratch = static_cast<Stored*>(scratch_.data());
   const std::size_t nr = inner.tuples.size();
 
-  for (const char* phase : {"sort", "distribute", "end"}) clock.add(phase, 0.0);  // listed even when empty
   clock.start("sort");
-  encode_into(format, std::span<const Tuple>(inner.tuples.data(), nr), r);
-  sort_by_key(r, nr, scratch);
+  encode_sorted(format, std::span<const Tuple>(inner.tuples.data(), nr), r, scratch);
   std::size_t part_tuples = outer.tuples.size();
   auto* own = reinterpret_cast<Stored*>(ring_->buffer(0));
   encode_into(format, std::span<const Tuple>(outer.tuples.data(), part_tuples), own);

@@ -22,15 +22,13 @@
 #include "hpcdb/join/cyclo/ring_channel.hpp"
 #include "hpcdb/join/distributed_join.hpp"
 #include "hpcdb/join/join_config.hpp"
-#include "hpcdb/join/key_bounds.hpp"
+#include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
 struct CycloPlan {
-  KeyBounds bounds;
-  bool compressed = false;
-  unsigned tuple_bytes = 16;
+  SortedFormatPlan format;
   std::uint64_t largest_outer_fragment = 0;  // tuples
 };
 
