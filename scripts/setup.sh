@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config openmpi-bin libopenmpi-dev libgtest-dev libgmock-dev
-          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3 python3-venv iproute2)
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3 python3-venv iproute2
+          libucx-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -10,6 +10,8 @@
 #include "hpcdb/apps/hpcdb/generate_command.hpp"
 #include "hpcdb/apps/hpcdb/model_command.hpp"
 #include "hpcdb/apps/hpcdb/netbench_command.hpp"
+
+#include "hpcdb/apps/hpcdb/shuffle_command.hpp"
 #include "hpcdb/apps/hpcdb/txn_command.hpp"
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
@@ -61,6 +63,13 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
                   "ring, two-sided, hybrid): bandwidth over message sizes, ping-pong latency, two sizes at once, "
                   "one-to-many, and latency-sensitive round trips under a best-effort flood. Tables and JSON.");
   hpcdb::add_netbench_options(*netbench, netbench_options);
+
+  hpcdb::ShuffleOptions shuffle_options;
+  CLI::App* shuffle = app.add_subcommand(
+      "shuffle", "Exchange rows between all ranks by key hash (the shuffle operator), with one or every transport "
+                 "design: MPI alltoallv, streaming MPI two-sided and one-sided, UCX tagged and active messages. "
+                 "Prints rows/s, bytes and messages per second per rank, registered memory and endpoints per design.");
+  hpcdb::add_shuffle_options(*shuffle, shuffle_options);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -82,6 +91,8 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   if (model->parsed()) return hpcdb::run_model_command(cluster, model_options);
   if (txn->parsed()) return hpcdb::run_txn_command(cluster, txn_options);
   if (netbench->parsed()) return hpcdb::run_netbench_command(cluster, netbench_options);
+
+  if (shuffle->parsed()) return hpcdb::run_shuffle_command(cluster, shuffle_options);
   return 2;
 }
 

@@ -1,0 +1,261 @@
+#include "hpcdb/apps/hpcdb/shuffle_command.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+#include "hpcdb/apps/hpcdb/json_output.hpp"
+#include "hpcdb/apps/hpcdb/shuffle_report.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/output_path.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/core/units.hpp"
+#include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/collectives.hpp"
+#include "hpcdb/shuffle/digest_consumer.hpp"
+#include "hpcdb/shuffle/shuffle.hpp"
+#include "hpcdb/shuffle/shuffle_reference.hpp"
+
+namespace hpcdb {
+
+void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
+  shuffle.add_option("--tuples", o.tuples, "Rows over all ranks (suffixes K, M, G or Ki, Mi, Gi), spread evenly")
+      ->capture_default_str();
+  shuffle.add_option("--width", o.width,
+                     "Bytes per row: a 64-bit key, then payload; a multiple of 8 from 16 to 4096 (16, 32 and 64 "
+                     "are partitioned through write-combining, other widths row by row)")
+      ->capture_default_str();
+  shuffle.add_option("--distribution", o.distribution,
+                     "Keys: uniform (random 64-bit), zipf (Zipf(--theta) ranks over --keys distinct keys, so some "
+                     "destinations get more) or all-to-one (one key: every row goes to rank 0)")
+      ->capture_default_str();
+  shuffle.add_option("--theta", o.theta, "Zipf exponent for --distribution zipf")->capture_default_str();
+  shuffle.add_option("--keys", o.keys, "Distinct keys for --distribution zipf (0: as many as rows)")->capture_default_str();
+  shuffle.add_option("--transport", o.transport,
+                     "Design: mpi-alltoallv (counts exchanged, then one MPI_Alltoallv: the baseline), mpi-two-sided "
+                     "(streaming MPI_Isend into pre-posted receives), mpi-one-sided (puts into per-source receive "
+                     "rings, straight into the destination's memory on a node), ucx-tag (UCX tagged messages, one "
+                     "worker per rank), ucx-am (UCX active messages, one worker and endpoints per thread), or all "
+                     "(every design, interleaved in each repetition)")
+      ->capture_default_str();
+  shuffle.add_option("--buffer-size", o.buffer_size,
+                     "Bytes of one batch buffer, its 64-byte header included (a multiple of 64, e.g. 256KiB)")
+      ->capture_default_str();
+  shuffle.add_option("--buffers", o.buffers,
+                     "Credits: buffers a receiver holds per (source rank, thread) stream, i.e. batches in flight")
+      ->capture_default_str();
+  shuffle.add_option("--threads", o.threads,
+                     "Worker threads per rank (add --bind-to none to mpirun); thread t of each rank exchanges with "
+                     "thread t of the others")
+      ->capture_default_str();
+  shuffle.add_option("--repeat", o.repeat, "Exchanges per design; the summary reports the median run")
+      ->capture_default_str();
+  shuffle.add_option("--seed", o.seed, "Random seed of the rows")->capture_default_str();
+  shuffle.add_option("--direct-writes", o.direct_writes,
+                     "mpi-one-sided: on (ranks of a node write straight into each other's rings) or off (through "
+                     "MPI RMA, as between nodes)")
+      ->capture_default_str();
+  shuffle.add_flag("--verify", o.verify,
+                   "Check every exchange: each rank's rows from each source, by count and order-independent "
+                   "checksum, against what the sources computed on their own; end of stream once per source, after "
+                   "all its rows. Exit 3 on a difference");
+  shuffle.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
+}
+
+ShufflePlan resolve(const ShuffleOptions& o) {
+  ShufflePlan plan;
+  plan.workload.rows = parse_count(o.tuples, "--tuples");
+  plan.workload.row_bytes = o.width;
+  plan.workload.keys = value_named(o.distribution, kKeyDistributionNames, "--distribution");
+  plan.workload.zipf_theta = o.theta;
+  plan.workload.key_domain = parse_count(o.keys, "--keys");
+  plan.workload.seed = o.seed;
+  validate(plan.workload);
+  if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
+  if (o.direct_writes != "on" && o.direct_writes != "off") {
+    throw UsageError("--direct-writes must be on or off, not '" + o.direct_writes + "'");
+  }
+  ShuffleConfig base;
+  base.row_bytes = o.width;
+  base.buffer_bytes = parse_bytes(o.buffer_size, "--buffer-size");
+  base.buffers = o.buffers;
+  base.threads = o.threads;
+  base.direct_writes = o.direct_writes == "on";
+  const std::vector<ShuffleDesign> designs =
+      o.transport == "all" ? available_shuffle_designs()
+                           : std::vector<ShuffleDesign>{value_named(o.transport, kShuffleDesignNames, "--transport")};
+  for (ShuffleDesign d : designs) {
+    ShuffleConfig c = base;
+    c.design = d;
+    validate(c);
+    plan.designs.push_back(c);
+  }
+  plan.repeat = o.repeat;
+  plan.verify = o.verify;
+  return plan;
+}
+
+namespace {
+
+// Refuses, before anything is allocated, a job that cannot fit in this node's memory.
+void check_memory(const Cluster& cluster, const ShufflePlan& plan) {
+  const RowRange mine = rank_rows(plan.workload.rows, 0, cluster.size());
+  const std::uint64_t input = mine.count * plan.workload.row_bytes;
+  std::uint64_t per_rank = input;
+  std::uint64_t shared = 0;
+  for (const ShuffleConfig& c : plan.designs) {
+    const std::uint64_t streams = static_cast<std::uint64_t>(cluster.size()) * c.threads;
+    if (c.design == ShuffleDesign::mpi_alltoallv) {
+      per_rank += input + input * 5 / 4;
+    } else {
+      per_rank += 2 * streams * c.buffers * c.buffer_bytes;
+    }
+    if (c.design == ShuffleDesign::mpi_one_sided) shared += streams * c.buffers * c.buffer_bytes;
+  }
+  const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
+  const std::uint64_t available = available_memory_bytes();
+  if (static_cast<double>(per_node) > 0.9 * static_cast<double>(available)) {
+    throw UsageError(fmt::format(
+        "this shuffle needs about {} of memory on this node ({} rank{} x {}: rows and buffers), but only {} is "
+        "available; use smaller --tuples, --buffer-size or --buffers, or spread the job over more nodes",
+        format_bytes(static_cast<double>(per_node)), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
+        format_bytes(static_cast<double>(per_rank)), format_bytes(static_cast<double>(available))));
+  }
+  if (const auto shortfall = shared_memory_shortfall(shared * static_cast<std::uint64_t>(cluster.node_size()))) {
+    throw UsageError("the receive rings of mpi-one-sided " + *shortfall + ", or use smaller --buffer-size or --buffers");
+  }
+}
+
+AlignedArray<std::uint64_t> generate_input(const Cluster& cluster, const RowWorkloadSpec& spec, unsigned threads) {
+  const RowRange range = rank_rows(spec.rows, cluster.rank(), cluster.size());
+  const std::size_t words = spec.row_bytes / 8;
+  AlignedArray<std::uint64_t> rows(std::max<std::uint64_t>(range.count * words, 1), Prefault::no);
+  run_on_threads(threads, [&](unsigned t) {
+    const std::uint64_t begin = split_point(range.count, threads, t);
+    const std::uint64_t end = split_point(range.count, threads, t + 1);
+    generate_rows(spec, range.first + begin, end - begin, rows.data() + begin * words);
+  });
+  return rows;
+}
+
+// Every rank's figures at rank 0 (others get an empty vector).
+std::vector<ShuffleRankStats> gather_stats(const Cluster& cluster, const ShuffleRankStats& mine) {
+  std::vector<double> packed = {mine.seconds,
+                                static_cast<double>(mine.rows_in),
+                                static_cast<double>(mine.rows_received),
+                                static_cast<double>(mine.bytes_sent),
+                                static_cast<double>(mine.bytes_sent_off_node),
+                                static_cast<double>(mine.bytes_received),
+                                static_cast<double>(mine.messages_sent),
+                                mine.credit_wait_seconds,
+                                mine.drain_seconds};
+  for (const auto& [name, seconds] : mine.phases) packed.push_back(seconds);
+  const std::size_t n = packed.size();
+  std::vector<double> all(cluster.rank() == 0 ? n * static_cast<std::size_t>(cluster.size()) : 0);
+  MPI_Gather(packed.data(), static_cast<int>(n), MPI_DOUBLE, all.data(), static_cast<int>(n), MPI_DOUBLE, 0,
+             cluster.world());
+  std::vector<ShuffleRankStats> result;
+  if (cluster.rank() != 0) return result;
+  for (int r = 0; r < cluster.size(); ++r) {
+    const double* v = all.data() + static_cast<std::size_t>(r) * n;
+    ShuffleRankStats s;
+    s.seconds = v[0];
+    s.rows_in = static_cast<std::uint64_t>(v[1]);
+    s.rows_received = static_cast<std::uint64_t>(v[2]);
+    s.bytes_sent = static_cast<std::uint64_t>(v[3]);
+    s.bytes_sent_off_node = static_cast<std::uint64_t>(v[4]);
+    s.bytes_received = static_cast<std::uint64_t>(v[5]);
+    s.messages_sent = static_cast<std::uint64_t>(v[6]);
+    s.credit_wait_seconds = v[7];
+    s.drain_seconds = v[8];
+    for (std::size_t p = 0; p < mine.phases.size(); ++p) s.phases.emplace_back(mine.phases[p].first, v[9 + p]);
+    result.push_back(std::move(s));
+  }
+  return result;
+}
+
+std::vector<ShuffleResources> gather_resources(const Cluster& cluster, const ShuffleResources& mine) {
+  const std::uint64_t packed[2] = {mine.registered_bytes, mine.endpoints};
+  std::vector<std::uint64_t> all(cluster.rank() == 0 ? 2 * static_cast<std::size_t>(cluster.size()) : 0);
+  MPI_Gather(packed, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, 0, cluster.world());
+  std::vector<ShuffleResources> result;
+  for (std::size_t r = 0; r + 1 < all.size(); r += 2) result.push_back({all[r], all[r + 1]});
+  return result;
+}
+
+// The first rank's complaint, at rank 0 (empty when every rank's check passed).
+std::string gather_failure(const Cluster& cluster, const std::string& mine) {
+  const int failed_rank = allreduce(mine.empty() ? cluster.size() : cluster.rank(), MPI_MIN, cluster.world());
+  if (failed_rank == cluster.size()) return {};
+  int length = static_cast<int>(mine.size());
+  MPI_Bcast(&length, 1, MPI_INT, failed_rank, cluster.world());
+  std::string text(static_cast<std::size_t>(length), ' ');
+  if (cluster.rank() == failed_rank) text = mine;
+  MPI_Bcast(text.data(), length, MPI_CHAR, failed_rank, cluster.world());
+  return text;
+}
+
+}  // namespace
+
+int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
+  const bool leader = cluster.rank() == 0;
+  ShufflePlan plan;
+  run_collectively(cluster.world(), [&] {
+    plan = resolve(options);
+    check_memory(cluster, plan);
+    if (leader) check_output_path(options.json, "JSON file");
+  });
+  std::ostream& text = options.json == "-" ? std::cerr : std::cout;
+  const ShuffleJobShape shape{cluster.size(), cluster.node_count()};
+
+  const AlignedArray<std::uint64_t> rows = generate_input(cluster, plan.workload, plan.designs.front().threads);
+  const RowSpan input{reinterpret_cast<const std::byte*>(rows.data()),
+                      rank_rows(plan.workload.rows, cluster.rank(), cluster.size()).count};
+  std::vector<RowDigest> expected;
+  if (plan.verify) expected = expected_digests(cluster, input, plan.workload.row_bytes);
+
+  std::vector<std::unique_ptr<Shuffle>> shuffles;
+  std::vector<ShuffleDesignRecord> designs;
+  for (const ShuffleConfig& config : plan.designs) {
+    Stopwatch setup;
+    run_collectively(cluster.world(), [&] { shuffles.push_back(make_shuffle(cluster, config, plan.workload.rows)); });
+    ShuffleDesignRecord record{config, allreduce(setup.seconds(), MPI_MAX, cluster.world()),
+                               gather_resources(cluster, shuffles.back()->resources())};
+    designs.push_back(std::move(record));
+  }
+  if (leader) print_shuffle_header(text, plan, shape);
+
+  DigestConsumer consumer(cluster.size(), plan.designs.front().threads, plan.workload.row_bytes);
+  std::vector<ShuffleRunRecord> runs;
+  bool all_verified = true;
+  for (unsigned k = 1; k <= plan.repeat; ++k) {
+    for (const std::unique_ptr<Shuffle>& shuffle : shuffles) {
+      consumer.reset();
+      const ShuffleRunStats stats = shuffle->run(input, consumer);
+      ShuffleRunRecord record{shuffle->design(), k, stats.seconds, gather_stats(cluster, stats.rank), plan.verify, {}};
+      if (plan.verify) {
+        record.failure = gather_failure(cluster, compare_with_expected(consumer, expected, cluster.rank()));
+        all_verified = all_verified && record.failure.empty();
+      }
+      if (leader) {
+        print_shuffle_run(text, plan, record);
+        text << std::flush;
+      }
+      runs.push_back(std::move(record));
+    }
+  }
+  if (leader) print_shuffle_summary(text, plan, designs, runs);
+  run_collectively(cluster.world(), [&] {
+    if (leader && !options.json.empty()) write_json(options.json, shuffle_report_json(plan, shape, designs, runs));
+  });
+  if (!all_verified) {
+    if (leader) std::cerr << "hpcdb: error: a shuffle delivered other rows than its sources sent (see above)\n";
+    return 3;
+  }
+  return 0;
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,48 @@
+#pragma once
+// `hpcdb shuffle`: every rank generates rows, and one or all shuffle designs
+// move them to their destination ranks, repeatedly and interleaved; prints
+// rows/s, bytes and messages per second per rank, registered memory and
+// endpoints per design (text and JSON), and with --verify checks that every
+// row arrived exactly once at its destination.
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hpcdb/data/row_workload.hpp"
+#include "hpcdb/net/cluster.hpp"
+#include "hpcdb/shuffle/shuffle_config.hpp"
+
+namespace hpcdb {
+
+struct ShuffleOptions {
+  std::string tuples = "16M";
+  std::uint32_t width = 16;
+  std::string distribution = "uniform";
+  double theta = 1.0;
+  std::string keys = "0";
+  std::string transport = "all";
+  std::string buffer_size = "256KiB";
+  unsigned buffers = 4;
+  unsigned threads = 1;
+  unsigned repeat = 3;
+  std::uint64_t seed = 1;
+  std::string direct_writes = "on";
+  bool verify = false;
+  std::string json;
+};
+
+// The options turned into what the command runs.
+struct ShufflePlan {
+  RowWorkloadSpec workload;
+  std::vector<ShuffleConfig> designs;  // in the order they run within a repetition
+  unsigned repeat = 1;
+  bool verify = false;
+};
+
+void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& options);
+ShufflePlan resolve(const ShuffleOptions& options);  // throws UsageError
+int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options);
+
+}  // namespace hpcdb
