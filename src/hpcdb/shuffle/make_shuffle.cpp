@@ -7,12 +7,14 @@
 #include "hpcdb/shuffle/mpi_message_wire.hpp"
 #include "hpcdb/shuffle/shuffle.hpp"
 #include "hpcdb/shuffle/streaming_shuffle.hpp"
+#include "hpcdb/shuffle/ucx_am_wire.hpp"
 #include "hpcdb/shuffle/ucx_tag_wire.hpp"
 
 namespace hpcdb {
 
 std::vector<ShuffleDesign> available_shuffle_designs() {
-  return {ShuffleDesign::mpi_alltoallv, ShuffleDesign::mpi_two_sided, ShuffleDesign::mpi_one_sided, ShuffleDesign::ucx_tag};
+  return {ShuffleDesign::mpi_alltoallv, ShuffleDesign::mpi_two_sided, ShuffleDesign::mpi_one_sided, ShuffleDesign::ucx_tag,
+          ShuffleDesign::ucx_am};
 }
 
 std::unique_ptr<Shuffle> make_shuffle(const Cluster& cluster, const ShuffleConfig& config, std::uint64_t expected_rows) {
@@ -26,6 +28,9 @@ std::unique_ptr<Shuffle> make_shuffle(const Cluster& cluster, const ShuffleConfi
     case ShuffleDesign::mpi_one_sided: transport = std::make_unique<MpiOneSidedTransport>(cluster, config); break;
     case ShuffleDesign::ucx_tag:
       transport = std::make_unique<CreditedMessageTransport>(cluster, config, std::make_unique<UcxTagWire>(cluster, config));
+      break;
+    case ShuffleDesign::ucx_am:
+      transport = std::make_unique<CreditedMessageTransport>(cluster, config, std::make_unique<UcxAmWire>(cluster, config));
       break;
     default: throw UsageError("--transport " + to_string(config.design) + " is not available in this build");
   }
