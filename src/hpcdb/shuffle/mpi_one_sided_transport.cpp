@@ -177,7 +177,7 @@ void MpiOneSidedTransport::send(unsigned worker, int dest, const BatchBuffer& bu
   }
   if (!rma_peer_[static_cast<std::size_t>(dest)]) {
     head(ring_of(dest, cluster_.rank(), worker)).store(o.ready, std::memory_order_release);
-  } else if (o.ready - o.announced >= std::max(1u, (config_.buffers + 1) / 2)) {
+  } else if (buffer.header->last() || o.ready - o.announced >= std::max(1u, (config_.buffers + 1) / 2)) {
     announce(worker, dest);
   }
 }
@@ -219,6 +219,12 @@ bool MpiOneSidedTransport::poll(unsigned worker, BatchSink& sink) {
   if (arrived && rma_sources) {
     std::lock_guard lock(mpi_);
     MPI_Win_sync(window_->handle());  // the new tails, for the senders' MPI_Get
+  }
+  if (!arrived && rma_sources) {
+    // Nothing to do here: let the destinations see every slot sent so far.
+    for (int d = 0; d < ranks_; ++d) {
+      if (rma_peer_[static_cast<std::size_t>(d)]) announce(worker, d);
+    }
   }
   return arrived;
 }
