@@ -154,6 +154,54 @@ assert r["verified"] is True and c["runs_sorted_by_32bit_keys"] < c["runs_sent"]
 PY
 then passed=$((passed + 1)); echo "ok   sort_merge_wide_and_narrow_runs"; else failed=$((failed + 1)); echo "FAIL sort_merge_wide_and_narrow_runs"; cat "$work/err"; fi
 
+# --- the shuffle operator: every design, checked by per-source counts and checksums
+expect_failure shuffle_buffer_too_small "--buffer-size 64 B holds no row of 16 B after the 64-byte batch header; use at least 128 B" shuffle --tuples 1000 --buffer-size 64
+expect_failure shuffle_zero_credits "--buffers must be at least 1" shuffle --tuples 1000 --buffers 0
+expect_failure shuffle_bad_transport "unknown --transport 'rdma-magic'" shuffle --tuples 1000 --transport rdma-magic
+expect_failure shuffle_bad_width "--width must be a multiple of 8|row width must be a multiple of 8" shuffle --tuples 1000 --width 20
+expect_failure shuffle_bad_distribution "unknown --distribution 'normal'" shuffle --tuples 1000 --distribution normal
+expect_failure shuffle_bad_direct_writes "--direct-writes must be on or off" shuffle --tuples 1000 --direct-writes maybe
+expect_failure shuffle_too_large "this shuffle needs about .* but only .* is available" shuffle --tuples 400G
+expect_failure shuffle_json_missing_directory "cannot write JSON file" shuffle --tuples 1000 --json /nonexistent/dir/s.json
+expect_success shuffle_all_verified "best: .* the rows/s of mpi-alltoallv" shuffle --tuples 300K --repeat 2 --verify
+if grep -q "FAILED" "$work/out" || [ "$(grep -c ' ok$' "$work/out")" -lt 11 ]; then
+  failed=$((failed + 1)); echo "FAIL shuffle_all_runs_checked"; cat "$work/out"
+else
+  passed=$((passed + 1)); echo "ok   shuffle_all_runs_checked"
+fi
+expect_success shuffle_threads_zipf_wide "ucx-am .* ok" shuffle --tuples 200K --threads 2 --distribution zipf --theta 1.3 --width 48 --buffer-size 4KiB --buffers 2 --verify
+expect_success shuffle_all_to_one "mpi-one-sided .* ok" shuffle --tuples 200K --distribution all-to-one --buffers 1 --verify
+expect_success shuffle_one_sided_rma "mpi-one-sided .* ok" shuffle --tuples 200K --transport mpi-one-sided --direct-writes off --verify
+timeout 120 "${mpirun[@]}" "$hpcdb" shuffle --tuples 100K --repeat 2 --verify --json - > "$work/shuffle.json" 2> "$work/err"
+if python3 - "$work/shuffle.json" "$ranks" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ranks = int(sys.argv[2])
+designs = ["mpi-alltoallv", "mpi-two-sided", "mpi-one-sided", "ucx-tag", "ucx-am"]
+assert r["command"] == "shuffle" and r["ranks"] == ranks and r["rows"] == 100000 and r["row_bytes"] == 16, r
+assert [d["design"] for d in r["designs"]][:5] == designs, r["designs"]
+assert len(r["runs"]) == 2 * len(r["designs"])
+# Interleaved: each repetition runs every design once.
+assert [x["design"] for x in r["runs"][:len(designs)]] == designs
+for run in r["runs"]:
+    assert run["verified"] is True, run
+    assert sum(x["rows_in"] for x in run["ranks"]) == 100000
+    assert sum(x["rows_received"] for x in run["ranks"]) == 100000
+    assert abs(run["rows_per_second"] - 100000 / run["seconds"]) < 1e-6 * run["rows_per_second"]
+    for x in run["ranks"]:
+        assert x["seconds"] <= run["seconds"] + 1e-9
+        assert abs(x["bytes_sent_per_second"] - x["bytes_sent"] / run["seconds"]) < 1e-6 * max(1, x["bytes_sent_per_second"])
+        if ranks == 1:
+            assert x["bytes_sent"] == 0
+for s in r["summary"]:
+    assert s["verified"] is True
+    assert s["bytes_sent_per_second_per_rank"]["min"] <= s["bytes_sent_per_second_per_rank"]["mean"] <= s["bytes_sent_per_second_per_rank"]["max"]
+    assert s["registered_bytes_per_rank"] >= 0 and s["endpoints_per_rank"] == (0 if ranks == 1 else s["endpoints_per_rank"])
+assert r["summary"][0]["vs_alltoallv"] == 1.0
+assert r["best"]["design"] in designs[1:]
+PY
+then passed=$((passed + 1)); echo "ok   shuffle_json"; else failed=$((failed + 1)); echo "FAIL shuffle_json"; cat "$work/err"; fi
+
 # --- calibration and the model next to the measurement
 expect_success calibrate "P_sort_run" calibrate --tuples 64Ki --repeat 1 --output "$work/cal.json"
 expect_success calibrate_concurrent "all ranks at once" calibrate --concurrent --tuples 64Ki --repeat 1 --output "$work/cal_concurrent.json"
