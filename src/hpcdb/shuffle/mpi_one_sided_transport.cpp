@@ -99,6 +99,8 @@ std::atomic_ref<std::uint64_t> MpiOneSidedTransport::tail(std::byte* ring) const
   return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(ring + kTailOffset));
 }
 
+// The destination's tail: a load on a node; between nodes an MPI_Rget that
+// this call starts, or whose result it takes when it has arrived.
 void MpiOneSidedTransport::refresh_tail(unsigned worker, int dest) {
   Outgoing& o = workers_[worker].out[static_cast<std::size_t>(dest)];
   if (!rma_peer_[static_cast<std::size_t>(dest)]) {
@@ -106,14 +108,20 @@ void MpiOneSidedTransport::refresh_tail(unsigned worker, int dest) {
     return;
   }
   std::lock_guard lock(mpi_);
-  const MPI_Aint at = static_cast<MPI_Aint>(ring_offset(cluster_.rank(), worker) + kTailOffset);
-  MPI_Get(&o.tail_in, 1, MPI_UINT64_T, dest, at, 1, MPI_UINT64_T, window_->handle());
-  MPI_Win_flush(dest, window_->handle());
-  o.known_tail = o.tail_in;
+  if (o.tail_get == MPI_REQUEST_NULL) {
+    const MPI_Aint at = static_cast<MPI_Aint>(ring_offset(cluster_.rank(), worker) + kTailOffset);
+    MPI_Rget(&o.tail_in, 1, MPI_UINT64_T, dest, at, 1, MPI_UINT64_T, window_->handle(), &o.tail_get);
+    return;
+  }
+  int done = 0;
+  MPI_Test(&o.tail_get, &done, MPI_STATUS_IGNORE);
+  if (done) o.known_tail = std::max(o.known_tail, o.tail_in);
 }
 
-// RMA: makes the slots sent so far visible to the destination (data first,
-// then the head), so that it can consume them and return credits.
+// RMA: makes the slots sent so far visible to the destination: a flush
+// lands their data, then the new head follows with MPI_Put. The head itself
+// lands with the next flush to the destination (settle_heads() before any
+// wait), so a busy sender pays one round trip per announcement.
 void MpiOneSidedTransport::announce(unsigned worker, int dest) {
   Outgoing& o = workers_[worker].out[static_cast<std::size_t>(dest)];
   if (o.ready == o.announced) return;
@@ -123,8 +131,21 @@ void MpiOneSidedTransport::announce(unsigned worker, int dest) {
   o.head_out = o.ready;
   const MPI_Aint at = static_cast<MPI_Aint>(ring_offset(cluster_.rank(), worker) + kHeadOffset);
   MPI_Put(&o.head_out, 1, MPI_UINT64_T, dest, at, 1, MPI_UINT64_T, win);
-  MPI_Win_flush(dest, win);
   o.announced = o.ready;
+  o.head_in_flight = true;
+}
+
+// RMA: announces every slot sent and waits until the heads have landed.
+void MpiOneSidedTransport::settle_heads(unsigned worker) {
+  for (int d = 0; d < ranks_; ++d) {
+    if (!rma_peer_[static_cast<std::size_t>(d)]) continue;
+    announce(worker, d);
+    Outgoing& o = workers_[worker].out[static_cast<std::size_t>(d)];
+    if (!o.head_in_flight) continue;
+    std::lock_guard lock(mpi_);
+    MPI_Win_flush(d, window_->handle());
+    o.head_in_flight = false;
+  }
 }
 
 BatchBuffer MpiOneSidedTransport::acquire(unsigned worker, int dest, BatchSink& sink) {
@@ -133,7 +154,7 @@ BatchBuffer MpiOneSidedTransport::acquire(unsigned worker, int dest, BatchSink& 
   const bool rma = rma_peer_[static_cast<std::size_t>(dest)];
   IdleBackoff backoff;
   while (o.acquired - o.known_tail >= config_.buffers) {
-    if (rma) announce(worker, dest);  // never wait for credits the destination cannot yet give
+    if (rma) settle_heads(worker);  // never wait for credits a destination cannot yet give
     refresh_tail(worker, dest);
     if (o.acquired - o.known_tail < config_.buffers) break;
     if (poll(worker, sink)) backoff.busy();
@@ -156,6 +177,8 @@ BatchBuffer MpiOneSidedTransport::acquire(unsigned worker, int dest, BatchSink& 
     buffer = ring_of(dest, cluster_.rank(), worker) + kSlotsOffset + slot * config_.buffer_bytes;
   }
   const std::uint64_t position = o.acquired++;
+  // Ask for the tail early, so that its answer is back before the credits run out.
+  if (rma && o.acquired - o.known_tail >= std::max(1u, config_.buffers / 2)) refresh_tail(worker, dest);
   return {reinterpret_cast<BatchHeader*>(buffer), buffer + kBatchHeaderBytes, position};
 }
 
@@ -207,7 +230,7 @@ bool MpiOneSidedTransport::poll(unsigned worker, BatchSink& sink) {
     std::lock_guard lock(mpi_);
     MPI_Win_sync(window_->handle());
     // Software RMA (over TCP) progresses only inside MPI calls.
-    if ((++w.polls & 15) == 0) {
+    if ((++w.polls & 0) == 0) {
       int flag = 0;
       MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, cluster_.world(), &flag, MPI_STATUS_IGNORE);
     }
@@ -220,11 +243,14 @@ bool MpiOneSidedTransport::poll(unsigned worker, BatchSink& sink) {
     std::lock_guard lock(mpi_);
     MPI_Win_sync(window_->handle());  // the new tails, for the senders' MPI_Get
   }
-  if (!arrived && rma_sources) {
-    // Nothing to do here: let the destinations see every slot sent so far.
+  if (rma_sources) {
     for (int d = 0; d < ranks_; ++d) {
-      if (rma_peer_[static_cast<std::size_t>(d)]) announce(worker, d);
+      if (rma_peer_[static_cast<std::size_t>(d)] && w.out[static_cast<std::size_t>(d)].tail_get != MPI_REQUEST_NULL) {
+        refresh_tail(worker, d);
+      }
     }
+    // Nothing arrived: let the destinations see every slot sent so far.
+    if (!arrived) settle_heads(worker);
   }
   return arrived;
 }
@@ -232,20 +258,21 @@ bool MpiOneSidedTransport::poll(unsigned worker, BatchSink& sink) {
 void MpiOneSidedTransport::finish(unsigned worker, BatchSink& sink) {
   Worker& w = workers_[worker];
   IdleBackoff backoff;
+  if (rma_peers_ > 0) settle_heads(worker);
   for (int d = 0; d < ranks_; ++d) {
     if (d == cluster_.rank()) continue;
     Outgoing& o = w.out[static_cast<std::size_t>(d)];
-    if (rma_peer_[static_cast<std::size_t>(d)]) announce(worker, d);
     for (;;) {
       refresh_tail(worker, d);
       if (o.known_tail == o.acquired) break;
       if (poll(worker, sink)) backoff.busy();
       else backoff.idle();
     }
+    std::lock_guard lock(mpi_);
     for (MPI_Request& r : o.puts) {
-      std::lock_guard lock(mpi_);
       if (r != MPI_REQUEST_NULL) MPI_Wait(&r, MPI_STATUS_IGNORE);
     }
+    if (o.tail_get != MPI_REQUEST_NULL) MPI_Wait(&o.tail_get, MPI_STATUS_IGNORE);
   }
 }
 

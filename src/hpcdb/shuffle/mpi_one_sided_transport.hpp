@@ -16,9 +16,9 @@
 //   load. No copy, no MPI call.
 // - Other ranks: the sender partitions into a local staging slot, writes it
 //   to the remote slot with MPI_Rput, and publishes lazily: after half the
-//   ring (or before it waits), MPI_Win_flush, then the new head with
-//   MPI_Put and a second flush. It reads the remote tail with MPI_Get only
-//   when it runs out of credits.
+//   ring, a stream's last slot, or before it waits: MPI_Win_flush, then the
+//   new head with MPI_Put (landing with the next flush). It reads the remote
+//   tail with MPI_Rget once half its credits are used, without waiting.
 //
 // Endpoints: the peers of the window.
 #include <mpi.h>
@@ -62,6 +62,8 @@ class MpiOneSidedTransport final : public StreamTransport {
     std::vector<MPI_Request> puts;  // RMA: per staging slot
     std::uint64_t head_out = 0;    // RMA: origin of the head put
     std::uint64_t tail_in = 0;     // RMA: landing word of the tail get
+    MPI_Request tail_get = MPI_REQUEST_NULL;  // RMA: the tail get in flight
+    bool head_in_flight = false;   // RMA: a head put not yet flushed
     int staging = -1;              // RMA: index of the destination's staging slots
   };
   struct Worker {
@@ -79,6 +81,7 @@ class MpiOneSidedTransport final : public StreamTransport {
   std::atomic_ref<std::uint64_t> tail(std::byte* ring) const;
   void refresh_tail(unsigned worker, int dest);
   void announce(unsigned worker, int dest);
+  void settle_heads(unsigned worker);
   bool consume_ring(unsigned worker, int source, BatchSink& sink);
 
   const Cluster& cluster_;
