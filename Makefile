@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test bench-join bench-txn bench-tpcc bench-peers bench-experiment clean
+.PHONY: all setup build demo test bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle clean
 
 all: build
 
@@ -49,6 +49,12 @@ bench-peers: build bench/.venv/bin/python
 EXPERIMENT ?= phases
 bench-experiment: build bench/.venv/bin/python
 	bench/.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat 5
+
+# The shuffle designs side by side: 2 ranks on one node (64M 16-byte rows),
+# then 4 emulated hosts at 1 and 10 Gbit/s (root; LAYOUTS=node skips them).
+LAYOUTS ?= node,1gbit,10gbit
+bench-shuffle: build bench/.venv/bin/python
+	bench/.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
 
 clean:
 	rm -rf $(BUILD)
