@@ -183,6 +183,16 @@ TEST_P(EveryDesign, WorkerThreadsWithSkewedWiderRows) {
   check_exchange(config, spec, Inputs::even, 2, "threads, zipf");
 }
 
+TEST_P(EveryDesign, SoftwareWriteCombining) {
+  for (std::uint32_t width : {16u, 64u}) {
+    ShuffleConfig config = config_for(GetParam());
+    config.row_writes = RowWrites::combining;
+    config.row_bytes = width;
+    check_exchange(config, rows_of(6000, width, KeyDistribution::zipf), Inputs::even, 1,
+                   "write-combining, width " + std::to_string(width));
+  }
+}
+
 TEST_P(EveryDesign, RowsThatDoNotTileACacheLine) {
   for (std::uint32_t width : {24u, 136u}) {
     ShuffleConfig config = config_for(GetParam());

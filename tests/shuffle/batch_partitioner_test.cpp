@@ -95,8 +95,10 @@ void check(std::size_t row_bytes, int ranks, std::size_t n, std::size_t batch_ro
   Partitioner partitioner = [&] {
     if constexpr (std::is_constructible_v<Partitioner, int, std::size_t, RecordingStreams&>) {
       return Partitioner(ranks, batch_rows, streams);
+    } else if constexpr (std::is_constructible_v<Partitioner, int, std::size_t, RowCopy, RecordingStreams&>) {
+      return Partitioner(ranks, batch_rows, RowCopy{row_bytes}, streams);
     } else {
-      return Partitioner(ranks, batch_rows, row_bytes, streams);
+      return Partitioner(ranks, batch_rows, {}, streams);
     }
   }();
   partitioner.start();
@@ -113,26 +115,31 @@ void check(std::size_t row_bytes, int ranks, std::size_t n, std::size_t batch_ro
   }
 }
 
-TEST(BatchPartitioner, EveryRowReachesItsDestinationInInputOrder) {
+TEST(BatchPartitioners, EveryRowReachesItsDestinationInInputOrder) {
   for (int ranks : {1, 2, 3, 4, 7}) {
     for (std::size_t pieces : {1u, 5u}) {
-      check<BatchPartitioner<Row<2>, RecordingStreams>>(16, ranks, 10007, 4, KeyDistribution::uniform, pieces);
-      check<BatchPartitioner<Row<2>, RecordingStreams>>(16, ranks, 10007, 1020, KeyDistribution::zipf, pieces);
-      check<BatchPartitioner<Row<4>, RecordingStreams>>(32, ranks, 3001, 2, KeyDistribution::uniform, pieces);
-      check<BatchPartitioner<Row<8>, RecordingStreams>>(64, ranks, 3001, 1, KeyDistribution::uniform, pieces);
-      check<CopyPartitioner<RecordingStreams>>(24, ranks, 3001, 3, KeyDistribution::uniform, pieces);
-      check<CopyPartitioner<RecordingStreams>>(136, ranks, 501, 1, KeyDistribution::uniform, pieces);
+      check<CombiningPartitioner<Row<2>, RecordingStreams>>(16, ranks, 10007, 4, KeyDistribution::uniform, pieces);
+      check<CombiningPartitioner<Row<2>, RecordingStreams>>(16, ranks, 10007, 1020, KeyDistribution::zipf, pieces);
+      check<CombiningPartitioner<Row<4>, RecordingStreams>>(32, ranks, 3001, 2, KeyDistribution::uniform, pieces);
+      check<CombiningPartitioner<Row<8>, RecordingStreams>>(64, ranks, 3001, 1, KeyDistribution::uniform, pieces);
+      check<DirectPartitioner<FixedRowCopy<Row<2>>, RecordingStreams>>(16, ranks, 10007, 5, KeyDistribution::uniform, pieces);
+      check<DirectPartitioner<FixedRowCopy<Row<2>>, RecordingStreams>>(16, ranks, 10007, 1020, KeyDistribution::zipf, pieces);
+      check<DirectPartitioner<FixedRowCopy<Row<8>>, RecordingStreams>>(64, ranks, 3001, 1, KeyDistribution::uniform, pieces);
+      check<DirectPartitioner<RowCopy, RecordingStreams>>(24, ranks, 3001, 3, KeyDistribution::uniform, pieces);
+      check<DirectPartitioner<RowCopy, RecordingStreams>>(136, ranks, 501, 1, KeyDistribution::uniform, pieces);
     }
   }
 }
 
-TEST(BatchPartitioner, EmptyInputShipsOneEmptyLastBatchPerDestination) {
-  check<BatchPartitioner<Row<2>, RecordingStreams>>(16, 3, 0, 4, KeyDistribution::uniform, 1);
-  check<CopyPartitioner<RecordingStreams>>(40, 3, 0, 4, KeyDistribution::uniform, 1);
+TEST(BatchPartitioners, EmptyInputShipsOneEmptyLastBatchPerDestination) {
+  check<CombiningPartitioner<Row<2>, RecordingStreams>>(16, 3, 0, 4, KeyDistribution::uniform, 1);
+  check<DirectPartitioner<FixedRowCopy<Row<4>>, RecordingStreams>>(32, 3, 0, 4, KeyDistribution::uniform, 1);
+  check<DirectPartitioner<RowCopy, RecordingStreams>>(40, 3, 0, 4, KeyDistribution::uniform, 1);
 }
 
-TEST(BatchPartitioner, AllRowsToOneDestination) {
-  check<BatchPartitioner<Row<2>, RecordingStreams>>(16, 4, 5000, 8, KeyDistribution::all_to_one, 3);
+TEST(BatchPartitioners, AllRowsToOneDestination) {
+  check<CombiningPartitioner<Row<2>, RecordingStreams>>(16, 4, 5000, 8, KeyDistribution::all_to_one, 3);
+  check<DirectPartitioner<FixedRowCopy<Row<2>>, RecordingStreams>>(16, 4, 5000, 8, KeyDistribution::all_to_one, 3);
 }
 
 TEST(RowRouter, SpreadsUniformKeysEvenlyAndKeepsOneRankAtZero) {

@@ -63,6 +63,10 @@ TEST(ShuffleConfig, ZeroCreditsAndOtherBadValuesAreRefused) {
   c = ShuffleConfig{};
   c.buffer_bytes = 1000;
   EXPECT_NE(complaint(c).find("multiple of 64"), std::string::npos);
+  c = ShuffleConfig{};
+  c.row_bytes = 24;
+  c.row_writes = RowWrites::combining;
+  EXPECT_NE(complaint(c).find("--row-writes combining needs rows of 16, 32 or 64 bytes"), std::string::npos);
   EXPECT_EQ(complaint(ShuffleConfig{}), "");
 }
 

@@ -13,6 +13,7 @@
 #include "hpcdb/kernels/row.hpp"
 #include "hpcdb/kernels/write_combiner.hpp"
 #include "hpcdb/net/collectives.hpp"
+#include "hpcdb/shuffle/batch_partitioner.hpp"
 #include "hpcdb/shuffle/row_router.hpp"
 
 namespace hpcdb {
@@ -45,11 +46,17 @@ void scatter_combined(const std::byte* bytes, std::size_t n, const RowRouter& ro
   WriteCombiner<RowT>::publish();
 }
 
-void scatter_copied(const std::byte* in, std::size_t n, std::size_t row_bytes, const RowRouter& route, std::byte* out,
-                    std::vector<std::uint64_t> starts) {
-  for (std::size_t i = 0; i < n; ++i, in += row_bytes) {
+// The same by direct stores (few destinations: batch_partitioner.hpp).
+template <class Copy>
+void scatter_direct(const std::byte* in, std::size_t n, Copy copy, const RowRouter& route, std::byte* out,
+                    const std::vector<std::uint64_t>& starts) {
+  const std::size_t width = copy.bytes();
+  std::vector<std::byte*> cursor(starts.size());
+  for (std::size_t d = 0; d < starts.size(); ++d) cursor[d] = out + starts[d] * width;
+  for (std::size_t i = 0; i < n; ++i, in += width) {
     const std::size_t d = route(row_key(in));
-    std::memcpy(out + starts[d]++ * row_bytes, in, row_bytes);
+    copy(cursor[d], in);
+    cursor[d] += width;
   }
 }
 
@@ -104,11 +111,20 @@ void AlltoallvShuffle::scatter(RowSpan input, const std::vector<std::vector<std:
     const std::size_t begin = split_point(input.rows, threads, t);
     const std::size_t end = split_point(input.rows, threads, t + 1);
     const std::byte* in = input.data + begin * config_.row_bytes;
+    std::byte* out = send_.data();
+    if (use_write_combining(config_, cluster_.size())) {
+      switch (config_.row_bytes) {
+        case 16: scatter_combined<Row<2>>(in, end - begin, route, out, starts, counts[t]); break;
+        case 32: scatter_combined<Row<4>>(in, end - begin, route, out, starts, counts[t]); break;
+        default: scatter_combined<Row<8>>(in, end - begin, route, out, starts, counts[t]); break;
+      }
+      return;
+    }
     switch (config_.row_bytes) {
-      case 16: scatter_combined<Row<2>>(in, end - begin, route, send_.data(), starts, counts[t]); break;
-      case 32: scatter_combined<Row<4>>(in, end - begin, route, send_.data(), starts, counts[t]); break;
-      case 64: scatter_combined<Row<8>>(in, end - begin, route, send_.data(), starts, counts[t]); break;
-      default: scatter_copied(in, end - begin, config_.row_bytes, route, send_.data(), starts); break;
+      case 16: scatter_direct(in, end - begin, FixedRowCopy<Row<2>>{}, route, out, starts); break;
+      case 32: scatter_direct(in, end - begin, FixedRowCopy<Row<4>>{}, route, out, starts); break;
+      case 64: scatter_direct(in, end - begin, FixedRowCopy<Row<8>>{}, route, out, starts); break;
+      default: scatter_direct(in, end - begin, RowCopy{config_.row_bytes}, route, out, starts); break;
     }
   });
 }

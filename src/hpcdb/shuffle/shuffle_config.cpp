@@ -42,6 +42,9 @@ void validate(const ShuffleConfig& config) {
   }
   if (config.buffers > 4096) throw UsageError(fmt::format("--buffers must be at most 4096, not {}", config.buffers));
   if (config.threads == 0) throw UsageError("--threads must be at least 1");
+  if (config.row_writes == RowWrites::combining && !tiles_cache_line(config.row_bytes)) {
+    throw UsageError(fmt::format("--row-writes combining needs rows of 16, 32 or 64 bytes, not {}", config.row_bytes));
+  }
   if (config.threads > 256) throw UsageError(fmt::format("--threads must be at most 256, not {}", config.threads));
 }
 

@@ -29,6 +29,15 @@ inline constexpr NamedValues<ShuffleDesign, 6> kShuffleDesignNames{{
 
 inline std::string to_string(ShuffleDesign design) { return name_of(design, kShuffleDesignNames); }
 
+// How the partitioner writes rows into batch buffers (batch_partitioner.hpp).
+enum class RowWrites { automatic, direct, combining };
+
+inline constexpr NamedValues<RowWrites, 3> kRowWritesNames{{
+    {RowWrites::automatic, "auto"},
+    {RowWrites::direct, "direct"},
+    {RowWrites::combining, "combining"},
+}};
+
 // Every batch starts with a 64-byte header (batch_header.hpp).
 inline constexpr std::size_t kBatchHeaderBytes = 64;
 
@@ -46,6 +55,9 @@ struct ShuffleConfig {
   // mpi-one-sided: ranks of one node write straight into each other's
   // rings (shared memory); off sends them through MPI RMA like remote ranks.
   bool direct_writes = true;
+  // Direct stores, software write-combining (rows of 16, 32 or 64 bytes),
+  // or chosen by fan-out.
+  RowWrites row_writes = RowWrites::automatic;
   // Testing aid: every stream sends each batch after the one acquired after
   // it (and its last batch before its second-last), so that batches arrive
   // out of order.
@@ -54,7 +66,8 @@ struct ShuffleConfig {
 
 // Throws UsageError (the same on every rank) for a row width that is not a
 // multiple of 8 in [16, 4096], a buffer that holds no row after its header,
-// zero credits or threads, or a design this build lacks.
+// zero credits or threads, or write-combining of rows that do not tile a
+// cache line.
 void validate(const ShuffleConfig& config);
 
 // Rows that fit one batch buffer after the header (for widths that tile a

@@ -40,13 +40,22 @@ class StreamingShuffle::Worker final : public BatchSink {
   void run(const std::byte* rows, std::size_t n) {
     transport_.start(index_);
     Stopwatch watch;
-    switch (config_.row_bytes) {
-      case 16: partition(BatchPartitioner<Row<2>, Worker>(ranks_, rows_per_batch(config_), *this), rows, n); break;
-      case 32: partition(BatchPartitioner<Row<4>, Worker>(ranks_, rows_per_batch(config_), *this), rows, n); break;
-      case 64: partition(BatchPartitioner<Row<8>, Worker>(ranks_, rows_per_batch(config_), *this), rows, n); break;
-      default:
-        partition(CopyPartitioner<Worker>(ranks_, rows_per_batch(config_), config_.row_bytes, *this), rows, n);
-        break;
+    const std::size_t batch = rows_per_batch(config_);
+    if (use_write_combining(config_, ranks_)) {
+      switch (config_.row_bytes) {
+        case 16: partition(CombiningPartitioner<Row<2>, Worker>(ranks_, batch, *this), rows, n); break;
+        case 32: partition(CombiningPartitioner<Row<4>, Worker>(ranks_, batch, *this), rows, n); break;
+        default: partition(CombiningPartitioner<Row<8>, Worker>(ranks_, batch, *this), rows, n); break;
+      }
+    } else {
+      switch (config_.row_bytes) {
+        case 16: partition(DirectPartitioner<FixedRowCopy<Row<2>>, Worker>(ranks_, batch, {}, *this), rows, n); break;
+        case 32: partition(DirectPartitioner<FixedRowCopy<Row<4>>, Worker>(ranks_, batch, {}, *this), rows, n); break;
+        case 64: partition(DirectPartitioner<FixedRowCopy<Row<8>>, Worker>(ranks_, batch, {}, *this), rows, n); break;
+        default:
+          partition(DirectPartitioner<RowCopy, Worker>(ranks_, batch, RowCopy{config_.row_bytes}, *this), rows, n);
+          break;
+      }
     }
     Stopwatch drain;
     unsigned idle = 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -38,8 +39,9 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
                      "Design: mpi-alltoallv (counts exchanged, then one MPI_Alltoallv: the baseline), mpi-two-sided "
                      "(streaming MPI_Isend into pre-posted receives), mpi-one-sided (puts into per-source receive "
                      "rings, straight into the destination's memory on a node), ucx-tag (UCX tagged messages, one "
-                     "worker per rank), ucx-am (UCX active messages, one worker and endpoints per thread), or all "
-                     "(every design, interleaved in each repetition)")
+                     "worker per rank), ucx-am (UCX active messages, one worker and endpoints per thread), a "
+                     "comma-separated list of these, or all (every design); several designs run interleaved in each "
+                     "repetition")
       ->capture_default_str();
   shuffle.add_option("--buffer-size", o.buffer_size,
                      "Bytes of one batch buffer, its 64-byte header included (a multiple of 64, e.g. 256KiB)")
@@ -57,6 +59,11 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
   shuffle.add_option("--direct-writes", o.direct_writes,
                      "mpi-one-sided: on (ranks of a node write straight into each other's rings) or off (through "
                      "MPI RMA, as between nodes)")
+      ->capture_default_str();
+  shuffle.add_option("--row-writes", o.row_writes,
+                     "How partitioning writes rows into batch buffers: direct (a store per row; the cache combines "
+                     "the lines of a few destinations), combining (software write-combining with non-temporal "
+                     "stores; rows of 16, 32 or 64 bytes), or auto (direct up to 64 ranks)")
       ->capture_default_str();
   shuffle.add_flag("--verify", o.verify,
                    "Check every exchange: each rank's rows from each source, by count and order-independent "
@@ -84,9 +91,22 @@ ShufflePlan resolve(const ShuffleOptions& o) {
   base.buffers = o.buffers;
   base.threads = o.threads;
   base.direct_writes = o.direct_writes == "on";
-  const std::vector<ShuffleDesign> designs =
-      o.transport == "all" ? available_shuffle_designs()
-                           : std::vector<ShuffleDesign>{value_named(o.transport, kShuffleDesignNames, "--transport")};
+  base.row_writes = value_named(o.row_writes, kRowWritesNames, "--row-writes");
+  std::vector<ShuffleDesign> designs;
+  if (o.transport == "all") {
+    designs = available_shuffle_designs();
+  } else {
+    std::size_t at = 0;
+    while (at <= o.transport.size()) {
+      const std::size_t comma = std::min(o.transport.find(',', at), o.transport.size());
+      const ShuffleDesign d = value_named(o.transport.substr(at, comma - at), kShuffleDesignNames, "--transport");
+      if (std::find(designs.begin(), designs.end(), d) != designs.end()) {
+        throw UsageError("--transport names " + to_string(d) + " twice");
+      }
+      designs.push_back(d);
+      at = comma + 1;
+    }
+  }
   for (ShuffleDesign d : designs) {
     ShuffleConfig c = base;
     c.design = d;

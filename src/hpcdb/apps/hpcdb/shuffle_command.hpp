@@ -29,6 +29,7 @@ struct ShuffleOptions {
   unsigned repeat = 3;
   std::uint64_t seed = 1;
   std::string direct_writes = "on";
+  std::string row_writes = "auto";
   bool verify = false;
   std::string json;
 };

@@ -205,6 +205,7 @@ nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const Shuffl
   doc["rows_per_batch"] = rows_per_batch(c);
   doc["buffers"] = c.buffers;
   doc["direct_writes"] = c.direct_writes;
+  doc["row_writes"] = name_of(c.row_writes, kRowWritesNames);
   doc["repeat"] = plan.repeat;
   doc["verify"] = plan.verify;
 
