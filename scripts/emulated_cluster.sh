@@ -3,7 +3,9 @@
 # namespace per host (its own host name, address 10.77.0.K), joined by veth
 # pairs to a bridge in a switch namespace, each link shaped with tc (token
 # bucket) to the given rate; the ranks talk over TCP only. Everything is
-# removed on exit, also after a failure or an interrupt. Needs root.
+# removed on exit, also after a failure or an interrupt. Needs root. UCX
+# (the shuffle's UCX designs) is held to TCP as well (UCX_TLS=tcp,self
+# unless set).
 #
 #   scripts/emulated_cluster.sh --hosts 3 [--ranks-per-host 1] [--rate 10gbit] -- build/hpcdb join --inner 4M --outer 4M --verify
 #
@@ -23,7 +25,7 @@ while [ $# -gt 0 ]; do
     --ranks-per-host) per_host=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
     *) echo "emulated_cluster.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -76,7 +78,10 @@ mpirun_args=(--host "$host_list" --np $((hosts * per_host)) --bind-to none
   --mca plm_rsh_agent "$here/netns_agent.sh"
   --mca btl tcp,self --mca pml ob1 --mca osc sm,pt2pt
   --mca btl_tcp_if_include 10.77.0.0/24 --mca oob_tcp_if_include 10.77.0.0/24
-  -x OMPI_ALLOW_RUN_AS_ROOT=1 -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1)
+  -x OMPI_ALLOW_RUN_AS_ROOT=1 -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+  # UCX would reach ranks on other emulated hosts through shared memory
+  # (one kernel, one /dev/shm), past the shaped links: TCP only for it too.
+  -x "UCX_TLS=${UCX_TLS:-tcp,self}")
 # In the background, so that a TERM or INT (a test's timeout, Ctrl-C) reaches
 # the trap at once and ends the job instead of waiting for it.
 status=0
