@@ -16,6 +16,13 @@ TEST(Units, CountsWithDecimalAndBinarySuffixes) {
   EXPECT_EQ(parse_bytes("64KiB", "x"), 65536u);
 }
 
+TEST(Units, GroupsDigitsByThousands) {
+  EXPECT_EQ(format_grouped(0), "0");
+  EXPECT_EQ(format_grouped(999), "999");
+  EXPECT_EQ(format_grouped(1000), "1,000");
+  EXPECT_EQ(format_grouped(67108864), "67,108,864");
+}
+
 TEST(Units, RejectsGarbage) {
   EXPECT_THROW(parse_count("", "x"), UsageError);
   EXPECT_THROW(parse_count("12Q", "x"), UsageError);

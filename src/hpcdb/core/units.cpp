@@ -69,4 +69,14 @@ std::string format_bytes(double bytes) {
   return buffer;
 }
 
+std::string format_grouped(std::uint64_t value) {
+  const std::string digits = std::to_string(value);
+  std::string out;
+  for (std::size_t i = 0; i < digits.size(); ++i) {
+    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
 }  // namespace hpcdb

@@ -15,4 +15,7 @@ std::uint64_t parse_bytes(const std::string& text, const std::string& what);
 // "1.5 GiB", "12.0 MiB", "512 B".
 std::string format_bytes(double bytes);
 
+// "67,108,864".
+std::string format_grouped(std::uint64_t value);
+
 }  // namespace hpcdb

@@ -90,6 +90,22 @@ bool UcxRegion::contains(const void* p, std::size_t bytes) const {
   return b >= data_ && b + bytes <= data_ + bytes_;
 }
 
+void UcxRegistrations::add(void* data, std::size_t bytes) {
+  regions_.push_back(std::make_unique<UcxRegion>(context_, data, bytes));
+}
+
+ucp_request_param_t UcxRegistrations::params_for(const void* data, std::size_t bytes) const {
+  ucp_request_param_t param{};
+  for (const auto& region : regions_) {
+    if (region->contains(data, bytes)) {
+      param.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
+      param.memh = region->handle();
+      break;
+    }
+  }
+  return param;
+}
+
 std::vector<std::vector<std::vector<std::byte>>> allgather_addresses(
     MPI_Comm comm, const std::vector<std::vector<std::byte>>& mine) {
   int ranks = 0;
@@ -124,15 +140,6 @@ std::vector<std::vector<std::vector<std::byte>>> allgather_addresses(
     }
   }
   return result;
-}
-
-void wait_ucx(UcxWorker& worker, ucs_status_ptr_t request, const char* what) {
-  if (request == nullptr) return;
-  if (UCS_PTR_IS_ERR(request)) check_ucx(UCS_PTR_STATUS(request), what);
-  ucs_status_t status;
-  while ((status = ucp_request_check_status(request)) == UCS_INPROGRESS) ucp_worker_progress(worker.handle());
-  ucp_request_free(request);
-  check_ucx(status, what);
 }
 
 }  // namespace hpcdb

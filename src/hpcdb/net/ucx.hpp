@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace hpcdb {
@@ -79,13 +80,23 @@ class UcxRegion {
   std::size_t bytes_;
 };
 
+// The regions a design registered, and the request parameters that name
+// the region holding a buffer (so UCX need not look it up or register it).
+class UcxRegistrations {
+ public:
+  explicit UcxRegistrations(const UcxContext& context) : context_(context) {}
+  void add(void* data, std::size_t bytes);
+  ucp_request_param_t params_for(const void* data, std::size_t bytes) const;
+  void clear() { regions_.clear(); }
+
+ private:
+  const UcxContext& context_;
+  std::vector<std::unique_ptr<UcxRegion>> regions_;
+};
+
 // Collective over `comm`: every rank gives the addresses of its workers (the
 // same number on every rank); returns [rank][worker] addresses.
 std::vector<std::vector<std::vector<std::byte>>> allgather_addresses(
     MPI_Comm comm, const std::vector<std::vector<std::byte>>& mine);
-
-// Waits (progressing `worker`) for a request a UCX call returned: NULL
-// (done at once), an error pointer (thrown), or a request (freed when done).
-void wait_ucx(UcxWorker& worker, ucs_status_ptr_t request, const char* what);
 
 }  // namespace hpcdb

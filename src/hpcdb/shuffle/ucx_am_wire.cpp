@@ -21,7 +21,8 @@ UcxAmWire::UcxAmWire(const Cluster& cluster, const ShuffleConfig& config)
       slots_(config.buffers),
       buffer_bytes_(config.buffer_bytes),
       me_(static_cast<std::uint32_t>(cluster.rank())),
-      context_(UCP_FEATURE_AM, config.threads > 1) {
+      context_(UCP_FEATURE_AM, config.threads > 1),
+      registrations_(context_) {
   const auto peers = static_cast<std::size_t>(ranks_);
   std::vector<std::vector<std::byte>> mine;
   for (unsigned t = 0; t < config.threads; ++t) {
@@ -66,7 +67,7 @@ UcxAmWire::~UcxAmWire() {
   MPI_Barrier(cluster_.world());  // no peer sends any more
   for (auto& w : workers_) w->endpoints.clear();
   MPI_Barrier(cluster_.world());
-  regions_.clear();
+  registrations_.clear();
   workers_.clear();
 }
 
@@ -75,19 +76,7 @@ std::uint64_t UcxAmWire::endpoints() const {
 }
 
 void UcxAmWire::register_memory(void* data, std::size_t bytes) {
-  regions_.push_back(std::make_unique<UcxRegion>(context_, data, bytes));
-}
-
-ucp_request_param_t UcxAmWire::params_for(const void* data, std::size_t bytes) const {
-  ucp_request_param_t param{};
-  for (const auto& region : regions_) {
-    if (region->contains(data, bytes)) {
-      param.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
-      param.memh = region->handle();
-      break;
-    }
-  }
-  return param;
+  registrations_.add(data, bytes);
 }
 
 int UcxAmWire::source_of(Worker& w, const void* header, std::size_t header_length) const {
@@ -127,7 +116,7 @@ ucs_status_t UcxAmWire::on_batch(void* arg, const void* header, std::size_t head
     w.ready.push_back(arrival);
     return UCS_OK;
   }
-  ucp_request_param_t fetch = wire.params_for(target.buffer, length);
+  ucp_request_param_t fetch = wire.registrations_.params_for(target.buffer, length);
   fetch.op_attr_mask |= UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
   ucs_status_ptr_t request = ucp_am_recv_data_nbx(w.ucx->handle(), data, target.buffer, length, &fetch);
   if (UCS_PTR_IS_ERR(request)) {
@@ -166,7 +155,7 @@ void UcxAmWire::post_credit_receive(unsigned worker, int peer, std::uint64_t* la
 }
 
 void UcxAmWire::start_send(Worker& w, void*& request, unsigned id, int peer, const void* data, std::size_t bytes) {
-  const ucp_request_param_t param = params_for(data, bytes);
+  const ucp_request_param_t param = registrations_.params_for(data, bytes);
   ucs_status_ptr_t r = ucp_am_send_nbx(w.endpoints[static_cast<std::size_t>(peer)]->handle(), id, &me_, sizeof me_,
                                        data, bytes, &param);
   if (UCS_PTR_IS_ERR(r)) check_ucx(UCS_PTR_STATUS(r), "sending an active message");

@@ -65,7 +65,6 @@ class UcxAmWire final : public MessageWire {
   static ucs_status_t on_credit(void* arg, const void* header, std::size_t header_length, void* data,
                                 std::size_t length, const ucp_am_recv_param_t* param);
   int source_of(Worker& w, const void* header, std::size_t header_length) const;
-  ucp_request_param_t params_for(const void* data, std::size_t bytes) const;
   void start_send(Worker& w, void*& request, unsigned id, int peer, const void* data, std::size_t bytes);
   bool done(Worker& w, void*& request);
 
@@ -76,7 +75,7 @@ class UcxAmWire final : public MessageWire {
   std::uint32_t me_;  // the header of every message this rank sends
   UcxContext context_;
   std::vector<std::unique_ptr<Worker>> workers_;
-  std::vector<std::unique_ptr<UcxRegion>> regions_;
+  UcxRegistrations registrations_;
 };
 
 }  // namespace hpcdb

@@ -22,7 +22,8 @@ UcxTagWire::UcxTagWire(const Cluster& cluster, const ShuffleConfig& config)
       ranks_(cluster.size()),
       slots_(config.buffers),
       context_(UCP_FEATURE_TAG, false),
-      worker_(context_) {
+      worker_(context_),
+      registrations_(context_) {
   const auto addresses = allgather_addresses(cluster.world(), {worker_.address()});
   endpoints_.resize(static_cast<std::size_t>(ranks_));
   for (int p = 0; p < ranks_; ++p) {
@@ -53,27 +54,15 @@ UcxTagWire::~UcxTagWire() {
   MPI_Barrier(cluster_.world());  // no peer sends any more
   endpoints_.clear();
   MPI_Barrier(cluster_.world());
-  regions_.clear();
+  registrations_.clear();
 }
 
 void UcxTagWire::register_memory(void* data, std::size_t bytes) {
-  regions_.push_back(std::make_unique<UcxRegion>(context_, data, bytes));
-}
-
-ucp_request_param_t UcxTagWire::params_for(const void* data, std::size_t bytes) const {
-  ucp_request_param_t param{};
-  for (const auto& region : regions_) {
-    if (region->contains(data, bytes)) {
-      param.op_attr_mask = UCP_OP_ATTR_FIELD_MEMH;
-      param.memh = region->handle();
-      break;
-    }
-  }
-  return param;
+  registrations_.add(data, bytes);
 }
 
 void UcxTagWire::post(void*& request, void* buffer, std::size_t bytes, ucp_tag_t tag) {
-  ucp_request_param_t param = params_for(buffer, bytes);
+  ucp_request_param_t param = registrations_.params_for(buffer, bytes);
   // Always a request, also when the message is already there: a null
   // request stands for "nothing posted".
   param.op_attr_mask |= UCP_OP_ATTR_FLAG_NO_IMM_CMPL;
@@ -84,7 +73,7 @@ void UcxTagWire::post(void*& request, void* buffer, std::size_t bytes, ucp_tag_t
 }
 
 void UcxTagWire::start_send(void*& request, int peer, const void* data, std::size_t bytes, ucp_tag_t tag) {
-  const ucp_request_param_t param = params_for(data, bytes);
+  const ucp_request_param_t param = registrations_.params_for(data, bytes);
   std::lock_guard lock(mutex_);
   ucs_status_ptr_t r = ucp_tag_send_nbx(endpoints_[static_cast<std::size_t>(peer)]->handle(), data, bytes, tag, &param);
   if (UCS_PTR_IS_ERR(r)) check_ucx(UCS_PTR_STATUS(r), "sending a tagged message");

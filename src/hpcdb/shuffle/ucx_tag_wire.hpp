@@ -39,7 +39,6 @@ class UcxTagWire final : public MessageWire {
     std::vector<void*> sends;         // [peer][slot]
     std::vector<void*> credit_sends;  // [peer]
   };
-  ucp_request_param_t params_for(const void* data, std::size_t bytes) const;
   void post(void*& request, void* buffer, std::size_t bytes, ucp_tag_t tag);
   void start_send(void*& request, int peer, const void* data, std::size_t bytes, ucp_tag_t tag);
   bool done(void*& request);
@@ -50,7 +49,7 @@ class UcxTagWire final : public MessageWire {
   UcxContext context_;
   UcxWorker worker_;
   std::vector<std::unique_ptr<UcxEndpoint>> endpoints_;  // [peer]
-  std::vector<std::unique_ptr<UcxRegion>> regions_;
+  UcxRegistrations registrations_;
   std::mutex mutex_;
   std::vector<Worker> workers_;
 };

@@ -25,16 +25,6 @@ std::string write_path(const JoinOptions& options, const RunContext& context) {
   return context.nodes > 1 ? "shared-memory+put" : "shared-memory";
 }
 
-std::string grouped(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 nlohmann::ordered_json sharing_json(const JoinOptions& options, const JoinResult& r) {
   return {{"option", options.node_sharing},
           {"input_chunks", r.sharing.input_chunks},
@@ -190,16 +180,16 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
              context.ranks == 1 ? "" : "s", context.nodes, context.nodes == 1 ? "" : "s", options.radix.threads,
              options.radix.threads == 1 ? "" : "s");
   if (options.from_files()) {
-    fmt::print(out, "  input : R = {} ({} tuples), S = {} ({} tuples)\n", options.input_r, grouped(first.inner_tuples),
-               options.input_s, grouped(first.outer_tuples));
+    fmt::print(out, "  input : R = {} ({} tuples), S = {} ({} tuples)\n", options.input_r, format_grouped(first.inner_tuples),
+               options.input_s, format_grouped(first.outer_tuples));
   } else {
     fmt::print(out, "  input : generated, |R| = {}, |S| = {}, zipf {}, selectivity {}, seed {}\n",
-               grouped(first.inner_tuples), grouped(first.outer_tuples), options.workload.zipf_theta,
+               format_grouped(first.inner_tuples), format_grouped(first.outer_tuples), options.workload.zipf_theta,
                options.workload.selectivity, options.workload.seed);
   }
   if (options.algorithm == "cyclo") {
     fmt::print(out, "  plan  : S rotates around {} ranks in parts of up to {} tuples, {}, {} per put, {}-byte tuples{}\n",
-               context.ranks, grouped((first.outer_tuples + static_cast<std::uint64_t>(context.ranks) - 1) / static_cast<std::uint64_t>(context.ranks)),
+               context.ranks, format_grouped((first.outer_tuples + static_cast<std::uint64_t>(context.ranks) - 1) / static_cast<std::uint64_t>(context.ranks)),
                first.ring.presort ? "sorted before they travel" : "sorted by every rank they visit",
                format_bytes(static_cast<double>(first.ring.chunk_bytes)), first.ring.tuple_bytes,
                first.ring.compressed ? " (compressed)" : "");
@@ -234,7 +224,7 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
 
 void print_run(std::ostream& out, const RunContext& context, const JoinResult& r, unsigned repetition, unsigned repeat) {
   fmt::print(out, "run {}/{}: {:.4f} s, {:.1f} M tuples/s, {} matches, checksum 0x{:016x}{}\n", repetition, repeat,
-             r.seconds, tuples_per_second(r) / 1e6, grouped(r.matches), r.checksum,
+             r.seconds, tuples_per_second(r) / 1e6, format_grouped(r.matches), r.checksum,
              context.expected ? (matches_expected(context, r) ? ", verified" : ", VERIFICATION FAILED") : "");
   if (context.model) {
     fmt::print(out, "  {:<18} {:>9} {:>9} {:>9}\n", "phase", "max s", "mean s", "model s");
@@ -251,18 +241,18 @@ void print_run(std::ostream& out, const RunContext& context, const JoinResult& r
              format_bytes(static_cast<double>(r.bytes_put)), r.puts);
   if (r.stream.udp) {
     fmt::print(out, "  UDP: {} datagrams, {} resent, {} dropped on purpose, {} repeats ignored, {} phases\n",
-               grouped(r.stream.datagrams), grouped(r.stream.resent), grouped(r.stream.dropped_on_purpose),
-               grouped(r.stream.duplicates_seen), grouped(r.stream.phases));
+               format_grouped(r.stream.datagrams), format_grouped(r.stream.resent), format_grouped(r.stream.dropped_on_purpose),
+               format_grouped(r.stream.duplicates_seen), format_grouped(r.stream.phases));
   }
   if (r.sharing.node_wide || r.sharing.partitions_shared) {
-    fmt::print(out, "  shared on the node: {} chunks{} done by a rank other than their owner\n", grouped(r.sharing.peer_chunks),
-               r.sharing.partitions_shared ? fmt::format(" and {} partitions", grouped(r.sharing.peer_partitions)) : "");
+    fmt::print(out, "  shared on the node: {} chunks{} done by a rank other than their owner\n", format_grouped(r.sharing.peer_chunks),
+               r.sharing.partitions_shared ? fmt::format(" and {} partitions", format_grouped(r.sharing.peer_partitions)) : "");
   }
 }
 
 void print_payloads(std::ostream& out, const RunContext& context, std::size_t payload_width) {
   fmt::print(out, "payloads: {} rows fetched their keys and {}-byte payloads in {:.4f} s ({} sent between ranks)\n",
-             grouped(context.payload_rows), payload_width, context.payload_seconds,
+             format_grouped(context.payload_rows), payload_width, context.payload_seconds,
              format_bytes(static_cast<double>(context.payload_bytes_sent)));
 }
 
@@ -278,7 +268,7 @@ void print_summary(std::ostream& out, const RunContext& context, const std::vect
   if (context.expected) {
     const bool all = std::all_of(results.begin(), results.end(), [&](const JoinResult& r) { return matches_expected(context, r); });
     fmt::print(out, "verification: {} (reference join: {} matches, checksum 0x{:016x})\n", all ? "passed" : "FAILED",
-               grouped(context.expected->matches), context.expected->checksum);
+               format_grouped(context.expected->matches), context.expected->checksum);
   }
 }
 

@@ -49,22 +49,12 @@ double rows_per_second(const ShufflePlan& plan, const ShuffleRunRecord& run) {
   return per_second(static_cast<double>(plan.workload.rows), run.seconds);
 }
 
-std::string grouped(std::uint64_t value) {
-  std::string digits = std::to_string(value);
-  std::string out;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) out += ',';
-    out += digits[i];
-  }
-  return out;
-}
-
 std::string distribution_text(const RowWorkloadSpec& w) {
   switch (w.keys) {
     case KeyDistribution::uniform: return "uniform keys";
     case KeyDistribution::zipf:
       return fmt::format("Zipf({}) keys over {} distinct", w.zipf_theta,
-                         grouped(w.key_domain != 0 ? w.key_domain : std::max<std::uint64_t>(w.rows, 1)));
+                         format_grouped(w.key_domain != 0 ? w.key_domain : std::max<std::uint64_t>(w.rows, 1)));
     case KeyDistribution::all_to_one: return "one key (all rows to rank 0)";
   }
   return "?";
@@ -129,11 +119,11 @@ void print_shuffle_header(std::ostream& out, const ShufflePlan& plan, const Shuf
   const ShuffleConfig& c = plan.designs.front();
   const RowWorkloadSpec& w = plan.workload;
   fmt::print(out, "shuffle: {} rows of {} B ({}) with {}, {} rank{} on {} node{}, {} thread{} per rank\n",
-             grouped(w.rows), w.row_bytes, format_bytes(static_cast<double>(w.rows) * w.row_bytes),
+             format_grouped(w.rows), w.row_bytes, format_bytes(static_cast<double>(w.rows) * w.row_bytes),
              distribution_text(w), shape.ranks, shape.ranks == 1 ? "" : "s", shape.nodes, shape.nodes == 1 ? "" : "s",
              c.threads, c.threads == 1 ? "" : "s");
   fmt::print(out, "batches of {} ({} rows), {} credit{} per stream; {} repetition{}{}\n",
-             format_bytes(static_cast<double>(c.buffer_bytes)), grouped(rows_per_batch(c)), c.buffers,
+             format_bytes(static_cast<double>(c.buffer_bytes)), format_grouped(rows_per_batch(c)), c.buffers,
              c.buffers == 1 ? "" : "s", plan.repeat, plan.repeat == 1 ? "" : "s",
              plan.designs.size() > 1 ? ", designs interleaved" : "");
   fmt::print(out, "{:>4}  {:<14} {:>9} {:>10} {:>16} {:>14}  {}\n", "run", "design", "seconds", "M rows/s",
