@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     --ranks-per-host) per_host=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
     *) echo "emulated_cluster.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
