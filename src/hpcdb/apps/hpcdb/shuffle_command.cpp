@@ -11,6 +11,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/output_path.hpp"
+#include "hpcdb/core/standard_output.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/core/worker_team.hpp"
@@ -260,10 +261,11 @@ int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
         record.failure = gather_failure(cluster, compare_with_expected(consumer, expected, cluster.rank()));
         all_verified = all_verified && record.failure.empty();
       }
-      if (leader) {
-        print_shuffle_run(text, plan, record);
-        text << std::flush;
-      }
+      if (leader) print_shuffle_run(text, plan, record);
+      // Shown as it happens; a full disk or a closed pipe ends the command here.
+      run_collectively(cluster.world(), [&] {
+        if (leader) flush_standard_output();
+      });
       runs.push_back(std::move(record));
     }
   }
