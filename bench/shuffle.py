@@ -5,7 +5,9 @@
 
 Each layout is one `hpcdb shuffle --transport all --repeat N --json` run, so
 the designs are interleaved within every repetition and compared in the same
-minutes; each design is reported by its median run. On emulated hosts
+minutes; each design is reported by its median run, next to the shuffle
+model calibrated on the same layout just before (`hpcdb calibrate
+--concurrent`; --no-calibrate skips it). On emulated hosts
 (scripts/emulated_cluster.sh, root only: one network namespace per host, both
 directions of each host's link shaped with tc) the bytes every rank sent to
 other hosts per second are also given as a share of the shaped link rate.
@@ -26,20 +28,36 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LINK_BYTES_PER_SECOND = {"1gbit": 1e9 / 8, "10gbit": 10e9 / 8}
 
 
-def run_shuffle(args, layout, tuples, hosts):
+def launch(args, layout, hosts, program):
+    """Runs `program` (hpcdb and its arguments) on the layout; prints and returns its standard output."""
+    if layout == "node":
+        command = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(args.ranks), *program]
+    else:
+        cluster = os.path.join(HERE, "..", "scripts", "emulated_cluster.sh")
+        command = [cluster, "--hosts", str(hosts), "--rate", layout, "--", *program]
+    print(f"{layout}: {' '.join(command)}", flush=True)
+    done = subprocess.run(command, env=ENV, capture_output=True, text=True)
+    if done.returncode != 0:
+        sys.exit(f"shuffle.py: {' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
+    print(done.stdout, flush=True)
+    return done.stdout
+
+
+def run_shuffle(args, layout, tuples, hosts, calibration):
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         shuffle = [args.hpcdb, "shuffle", "--tuples", tuples, "--repeat", str(args.repeat), "--json", out.name]
-        if layout == "node":
-            command = ["mpirun", "--oversubscribe", "--bind-to", "none", "-np", str(args.ranks), *shuffle]
-        else:
-            cluster = os.path.join(HERE, "..", "scripts", "emulated_cluster.sh")
-            command = [cluster, "--hosts", str(hosts), "--rate", layout, "--", *shuffle]
-        print(f"{layout}: {' '.join(command)}", flush=True)
-        done = subprocess.run(command, env=ENV, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(f"shuffle.py: {' '.join(command)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-3000:]}")
-        print(done.stdout, flush=True)
+        if calibration:
+            shuffle += ["--calibration", calibration]
+        launch(args, layout, hosts, shuffle)
         return json.load(open(out.name))
+
+
+def calibrate(args, layout, hosts):
+    """The model's rates on this layout, measured under load a moment before the shuffle."""
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.abspath(os.path.join(args.out, f"calibration-shuffle-{layout}.json"))
+    launch(args, layout, hosts, [args.hpcdb, "calibrate", "--concurrent", "--output", path])
+    return path
 
 
 def rows_for(layout, document):
@@ -57,6 +75,9 @@ def rows_for(layout, document):
                "messages_per_second_per_rank": entry["messages_per_second_per_rank"]["mean"],
                "registered_bytes_per_rank": entry["registered_bytes_per_rank"],
                "endpoints_per_rank": entry["endpoints_per_rank"]}
+        if "model" in entry:
+            row["model_seconds"] = entry["model"]["seconds"]
+            row["measured_over_model"] = entry["model"]["measured_over_model"]
         if layout in LINK_BYTES_PER_SECOND:
             row["share_of_link"] = row["min_off_node_bytes_per_second_per_rank"] / LINK_BYTES_PER_SECOND[layout]
         rows.append(row)
@@ -73,11 +94,15 @@ def save(args, rows):
         writer = csv.DictWriter(f, fieldnames=keys)
         writer.writeheader()
         writer.writerows(rows)
-    print(f"{'layout':<8} {'design':<14} {'M rows/s':>9} {'vs a2av':>8} {'off-node MB/s/rank (slowest)':>29} {'of link':>8}")
+    print(f"{'layout':<8} {'design':<14} {'M rows/s':>9} {'vs a2av':>8} {'off-node MB/s/rank (slowest)':>29} {'of link':>8}"
+          f" {'model s':>8} {'meas/model':>10}")
     for r in rows:
         share = f"{100 * r['share_of_link']:.0f}%" if "share_of_link" in r else "-"
         off = f"{r['min_off_node_bytes_per_second_per_rank'] / 1e6:.1f}" if r["nodes"] > 1 else "-"
-        print(f"{r['layout']:<8} {r['design']:<14} {r['median_rows_per_second'] / 1e6:9.2f} {r['vs_alltoallv']:7.2f}x {off:>29} {share:>8}")
+        model = f"{r['model_seconds']:.3f}" if "model_seconds" in r else "-"
+        ratio = f"{r['measured_over_model']:.2f}x" if "measured_over_model" in r else "-"
+        print(f"{r['layout']:<8} {r['design']:<14} {r['median_rows_per_second'] / 1e6:9.2f} {r['vs_alltoallv']:7.2f}x {off:>29} {share:>8}"
+              f" {model:>8} {ratio:>10}")
     print(f"written {path}")
 
 
@@ -118,6 +143,8 @@ def main():
     parser.add_argument("--hosts", type=int, default=4, help="emulated hosts (one rank each)")
     parser.add_argument("--hpcdb", default="build/hpcdb")
     parser.add_argument("--out", default="bench/results")
+    parser.add_argument("--no-calibrate", dest="calibrate", action="store_false",
+                        help="no calibration, no model next to the measurements")
     args = parser.parse_args()
     layouts = args.layouts.split(",")
     for layout in layouts:
@@ -130,7 +157,8 @@ def main():
         tuples = "64M" if layout == "node" else "32M"
         if args.quick:
             tuples = {"64M": "8M", "32M": "4M"}[tuples]
-        rows += rows_for(layout, run_shuffle(args, layout, tuples, args.hosts))
+        calibration = calibrate(args, layout, args.hosts) if args.calibrate else None
+        rows += rows_for(layout, run_shuffle(args, layout, tuples, args.hosts, calibration))
     save(args, rows)
     plot(args, rows, layouts)
 

@@ -163,8 +163,10 @@ expect_failure shuffle_bad_distribution "unknown --distribution 'normal'" shuffl
 expect_failure shuffle_bad_direct_writes "--direct-writes must be on or off" shuffle --tuples 1000 --direct-writes maybe
 expect_failure shuffle_too_large "this shuffle needs about .* but only .* is available" shuffle --tuples 400G
 expect_failure shuffle_json_missing_directory "cannot write JSON file" shuffle --tuples 1000 --json /nonexistent/dir/s.json
+expect_failure shuffle_message_layer_buffer_too_small "after the 64-byte batch header and the message layer's 64 bytes; use at least 192 B" shuffle --tuples 1000 --transport message-layer --buffer-size 128
+expect_failure shuffle_message_layer_bad_threshold "--threshold .* does not fit a ring of --ring-bytes" shuffle --tuples 1000 --transport message-layer --threshold 1Mi --ring-bytes 64Ki
 expect_success shuffle_all_verified "best: .* the rows/s of mpi-alltoallv" shuffle --tuples 300K --repeat 2 --verify
-if grep -q "FAILED" "$work/out" || [ "$(grep -c ' ok$' "$work/out")" -lt 11 ]; then
+if grep -q "FAILED" "$work/out" || [ "$(grep -c ' ok$' "$work/out")" -lt 18 ]; then  # 6 designs: 2 runs and a summary each
   failed=$((failed + 1)); echo "FAIL shuffle_all_runs_checked"; cat "$work/out"
 else
   passed=$((passed + 1)); echo "ok   shuffle_all_runs_checked"
@@ -172,14 +174,18 @@ fi
 expect_success shuffle_threads_zipf_wide "ucx-am .* ok" shuffle --tuples 200K --threads 2 --distribution zipf --theta 1.3 --width 48 --buffer-size 4KiB --buffers 2 --verify
 expect_success shuffle_all_to_one "mpi-one-sided .* ok" shuffle --tuples 200K --distribution all-to-one --buffers 1 --verify
 expect_success shuffle_one_sided_rma "mpi-one-sided .* ok" shuffle --tuples 200K --transport mpi-one-sided --direct-writes off --verify
+expect_success shuffle_message_layer_threads "message-layer .* ok" shuffle --tuples 200K --transport message-layer --net-threads 2 --threads 2 --distribution zipf --verify
+expect_success shuffle_message_layer_rings "message-layer .* ok" shuffle --tuples 200K --transport message-layer --buffer-size 2KiB --threshold 2Ki --ring-bytes 16Ki --verify
 timeout 120 "${mpirun[@]}" "$hpcdb" shuffle --tuples 100K --repeat 2 --verify --json - > "$work/shuffle.json" 2> "$work/err"
 if python3 - "$work/shuffle.json" "$ranks" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
 ranks = int(sys.argv[2])
-designs = ["mpi-alltoallv", "mpi-two-sided", "mpi-one-sided", "ucx-tag", "ucx-am"]
+designs = ["mpi-alltoallv", "mpi-two-sided", "mpi-one-sided", "message-layer", "ucx-tag", "ucx-am"]
 assert r["command"] == "shuffle" and r["ranks"] == ranks and r["rows"] == 100000 and r["row_bytes"] == 16, r
-assert [d["design"] for d in r["designs"]][:5] == designs, r["designs"]
+assert [d["design"] for d in r["designs"]] == designs, r["designs"]
+assert r["designs"][3]["message_layer"]["threshold_bytes"] == 8192 and r["designs"][3]["message_layer"]["net_threads"] == 0
+assert "calibration" not in r and all("model" not in s for s in r["summary"])
 assert len(r["runs"]) == 2 * len(r["designs"])
 # Interleaved: each repetition runs every design once.
 assert [x["design"] for x in r["runs"][:len(designs)]] == designs
@@ -208,6 +214,21 @@ expect_success calibrate_concurrent "all ranks at once" calibrate --concurrent -
 expect_success model_radix "regime" model --calibration "$work/cal.json" --inner 1M --outer 1M
 expect_success model_network_bound "network-bound" model --calibration "$work/cal.json" --machines 4 --ranks 16 --bandwidth 0.1 --inner 1G --outer 1G
 expect_success model_sort_merge_subranges "merge levels 1 . 1 [(]R" model --calibration "$work/cal.json" --algorithm sort-merge --inner 32M --outer 32M --ranks 2
+# The shuffle's model next to every design (with one rank the calibration has no message-layer threshold: the default serves).
+timeout 120 "${mpirun[@]}" "$hpcdb" shuffle --tuples 200K --repeat 1 --calibration "$work/cal.json" --json "$work/shuffle_model.json" > "$work/out" 2> "$work/err"
+if grep -Eq "message-layer .* = [0-9.]+x the model" "$work/out" && python3 - "$work/shuffle_model.json" "$work/cal.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+cal = json.load(open(sys.argv[2]))
+assert r["calibration"] == sys.argv[2]
+assert cal["shuffle_rows_per_second_per_thread"]["partition_16"] > 0, cal
+for s in r["summary"]:
+    m = s["model"]
+    assert m["seconds"] > 0 and m["phases"]["partition"] > 0 and m["phases"]["consume"] > 0, s
+    assert abs(m["measured_over_model"] - s["median_seconds"] / m["seconds"]) < 1e-9 * m["measured_over_model"], s
+    assert ("count" in m["phases"]) == (s["design"] == "mpi-alltoallv"), s
+PY
+then passed=$((passed + 1)); echo "ok   shuffle_model"; else failed=$((failed + 1)); echo "FAIL shuffle_model"; cat "$work/out" "$work/err"; fi
 expect_success model_sort_merge_thesis "merge levels 3 . 3 [(]R" model --calibration "$work/cal.json" --algorithm sort-merge --inner 32M --outer 32M --ranks 2 --subranges 1
 expect_success join_with_model "model s" join --inner 100K --outer 100K --calibration "$work/cal.json"
 echo '{"rates": 1}' > "$work/bad_cal.json"

@@ -48,6 +48,19 @@ TEST(ShuffleConfig, ABufferTooSmallForOneRowIsRefusedWithTheSizeThatWorks) {
   EXPECT_EQ(complaint(c), "");
 }
 
+TEST(ShuffleConfig, MessageLayerBatchesLeaveRoomForTheLayersHeader) {
+  ShuffleConfig c;
+  c.design = ShuffleDesign::message_layer;
+  c.buffer_bytes = 256 * 1024;  // exactly one pool size class, the layer's header included
+  EXPECT_EQ(rows_per_batch(c), (256 * 1024 - 128) / 16);
+  c.buffer_bytes = 128;
+  EXPECT_NE(complaint(c).find("after the 64-byte batch header and the message layer's 64 bytes; use at least 192 B"),
+            std::string::npos)
+      << complaint(c);
+  c.buffer_bytes = 192;
+  EXPECT_EQ(rows_per_batch(c), 4u);
+}
+
 TEST(ShuffleConfig, ZeroCreditsAndOtherBadValuesAreRefused) {
   ShuffleConfig c;
   c.buffers = 0;

@@ -3,6 +3,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/shuffle/alltoallv_shuffle.hpp"
 #include "hpcdb/shuffle/credited_message_transport.hpp"
+#include "hpcdb/shuffle/message_layer_transport.hpp"
 #include "hpcdb/shuffle/mpi_one_sided_transport.hpp"
 #include "hpcdb/shuffle/mpi_message_wire.hpp"
 #include "hpcdb/shuffle/shuffle.hpp"
@@ -13,8 +14,8 @@
 namespace hpcdb {
 
 std::vector<ShuffleDesign> available_shuffle_designs() {
-  return {ShuffleDesign::mpi_alltoallv, ShuffleDesign::mpi_two_sided, ShuffleDesign::mpi_one_sided, ShuffleDesign::ucx_tag,
-          ShuffleDesign::ucx_am};
+  return {ShuffleDesign::mpi_alltoallv, ShuffleDesign::mpi_two_sided, ShuffleDesign::mpi_one_sided,
+          ShuffleDesign::message_layer, ShuffleDesign::ucx_tag, ShuffleDesign::ucx_am};
 }
 
 std::unique_ptr<Shuffle> make_shuffle(const Cluster& cluster, const ShuffleConfig& config, std::uint64_t expected_rows) {
@@ -26,6 +27,7 @@ std::unique_ptr<Shuffle> make_shuffle(const Cluster& cluster, const ShuffleConfi
                                                              std::make_unique<MpiMessageWire>(cluster, config));
       break;
     case ShuffleDesign::mpi_one_sided: transport = std::make_unique<MpiOneSidedTransport>(cluster, config); break;
+    case ShuffleDesign::message_layer: transport = std::make_unique<MessageLayerTransport>(cluster, config); break;
     case ShuffleDesign::ucx_tag:
       transport = std::make_unique<CreditedMessageTransport>(cluster, config, std::make_unique<UcxTagWire>(cluster, config));
       break;

@@ -11,11 +11,15 @@ namespace {
 
 bool tiles_cache_line(std::uint32_t row_bytes) { return kCacheLine % row_bytes == 0; }
 
+std::size_t header_bytes(const ShuffleConfig& config) {
+  return kBatchHeaderBytes + (config.design == ShuffleDesign::message_layer ? kMessageLayerHeadroom : 0);
+}
+
 }  // namespace
 
 std::size_t rows_per_batch(const ShuffleConfig& config) {
-  if (config.buffer_bytes <= kBatchHeaderBytes || config.row_bytes == 0) return 0;
-  const std::size_t payload = config.buffer_bytes - kBatchHeaderBytes;
+  if (config.buffer_bytes <= header_bytes(config) || config.row_bytes == 0) return 0;
+  const std::size_t payload = config.buffer_bytes - header_bytes(config);
   if (tiles_cache_line(config.row_bytes)) return payload / kCacheLine * (kCacheLine / config.row_bytes);
   return payload / config.row_bytes;
 }
@@ -33,9 +37,10 @@ void validate(const ShuffleConfig& config) {
   if (rows_per_batch(config) == 0) {
     const std::size_t line_rows = tiles_cache_line(config.row_bytes) ? kCacheLine : config.row_bytes;
     throw UsageError(fmt::format(
-        "--buffer-size {} B holds no row of {} B after the {}-byte batch header; use at least {} B",
+        "--buffer-size {} B holds no row of {} B after the {}-byte batch header{}; use at least {} B",
         config.buffer_bytes, config.row_bytes, kBatchHeaderBytes,
-        (kBatchHeaderBytes + line_rows + kCacheLine - 1) / kCacheLine * kCacheLine));
+        config.design == ShuffleDesign::message_layer ? " and the message layer's 64 bytes" : "",
+        (header_bytes(config) + line_rows + kCacheLine - 1) / kCacheLine * kCacheLine));
   }
   if (config.buffers == 0) {
     throw UsageError("--buffers must be at least 1: a receiver with no buffer credits could never accept a batch");

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hpcdb/core/named_values.hpp"
+#include "hpcdb/net/messaging/message_layer_config.hpp"
 
 namespace hpcdb {
 
@@ -40,11 +41,16 @@ inline constexpr NamedValues<RowWrites, 3> kRowWritesNames{{
 
 // Every batch starts with a 64-byte header (batch_header.hpp).
 inline constexpr std::size_t kBatchHeaderBytes = 64;
+// message-layer: a batch buffer is one of the layer's pooled buffers, whose
+// first 64 bytes hold the layer's message header and padding, so that the
+// batch starts on a cache line (message_layer_transport.hpp).
+inline constexpr std::size_t kMessageLayerHeadroom = 64;
 
 struct ShuffleConfig {
   ShuffleDesign design = ShuffleDesign::mpi_one_sided;
   std::uint32_t row_bytes = 16;
-  // Bytes of one batch buffer, header included.
+  // Bytes of one batch buffer, header included (message-layer: the layer's
+  // headroom too).
   std::size_t buffer_bytes = 256 * 1024;
   // Credits: buffers a receiver holds for each (source rank, source thread)
   // stream, so at most this many batches of a stream are in flight.
@@ -58,6 +64,8 @@ struct ShuffleConfig {
   // Direct stores, software write-combining (rows of 16, 32 or 64 bytes),
   // or chosen by fan-out.
   RowWrites row_writes = RowWrites::automatic;
+  // message-layer: the layer's settings (threshold, rings, network threads).
+  MessageLayerConfig layer;
   // Testing aid: every stream sends each batch after the one acquired after
   // it (and its last batch before its second-last), so that batches arrive
   // out of order.
@@ -70,8 +78,8 @@ struct ShuffleConfig {
 // cache line.
 void validate(const ShuffleConfig& config);
 
-// Rows that fit one batch buffer after the header (for widths that tile a
-// cache line: whole cache lines of rows).
+// Rows that fit one batch buffer after the header (and the message layer's
+// headroom; for widths that tile a cache line: whole cache lines of rows).
 std::size_t rows_per_batch(const ShuffleConfig& config);
 
 }  // namespace hpcdb

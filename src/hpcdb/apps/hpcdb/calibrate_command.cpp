@@ -11,6 +11,7 @@
 #include "hpcdb/apps/hpcdb/calibration.hpp"
 #include "hpcdb/apps/hpcdb/layer_benchmarks.hpp"
 #include "hpcdb/apps/hpcdb/netbench_results.hpp"
+#include "hpcdb/apps/hpcdb/shuffle_kernel_rates.hpp"
 #include "hpcdb/core/bits.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
@@ -158,6 +159,10 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
     found = matches.count;
   });
   if (found != n) throw Error("calibration: the matching scan found " + std::to_string(found) + " of " + std::to_string(n));
+  const ShuffleKernelRates shuffle = measure_shuffle_kernels(n, o.repeat);
+  c.shuffle_count = shuffle.count;
+  c.shuffle_partition = shuffle.partition;
+  c.shuffle_consume = shuffle.consume;
 }
 
 // Rank 0 writes to rank 1: 64 KiB MPI_Rput bandwidth and 8-byte put latency;
@@ -306,7 +311,19 @@ ThresholdSweep measure_message_threshold(const Cluster& cluster, unsigned repeat
 // Each rate becomes the slowest rank's (every rank measured at once): every
 // phase of a join ends when its slowest rank does.
 void take_slowest_rank(const Cluster& cluster, Calibration& c) {
-  double* rates[] = {&c.scan, &c.partition, &c.build, &c.probe, &c.sort_run, &c.merge, &c.match};
+  double* rates[] = {&c.scan,
+                     &c.partition,
+                     &c.build,
+                     &c.probe,
+                     &c.sort_run,
+                     &c.merge,
+                     &c.match,
+                     &c.shuffle_count.rows_per_second_16,
+                     &c.shuffle_count.rows_per_second_64,
+                     &c.shuffle_partition.rows_per_second_16,
+                     &c.shuffle_partition.rows_per_second_64,
+                     &c.shuffle_consume.rows_per_second_16,
+                     &c.shuffle_consume.rows_per_second_64};
   for (double* rate : rates) MPI_Allreduce(MPI_IN_PLACE, rate, 1, MPI_DOUBLE, MPI_MIN, cluster.world());
 }
 
@@ -374,6 +391,15 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
       {"P_match", c.match},
   };
   for (const auto& [name, rate] : rows) fmt::print(text, "  {:<34} {:>12.1f}\n", name, rate / 1e6);
+  const std::pair<const char*, WidthRates> shuffle_rows[] = {
+      {"shuffle P_count (route only)", c.shuffle_count},
+      {"shuffle P_partition (into batches)", c.shuffle_partition},
+      {"shuffle P_consume (checksum)", c.shuffle_consume},
+  };
+  for (const auto& [name, rate] : shuffle_rows) {
+    fmt::print(text, "  {:<34} {:>12.1f} (16 B rows), {:.1f} (64 B)\n", name, rate.rows_per_second_16 / 1e6,
+               rate.rows_per_second_64 / 1e6);
+  }
   if (c.put_bandwidth > 0 && o.concurrent && cluster.node_count() > 1) {
     fmt::print(text, "  all ranks -> other nodes, per machine {:>7.2f} GB/s\n", c.put_bandwidth / 1e9);
   } else if (c.put_bandwidth > 0) {

@@ -17,6 +17,13 @@ nlohmann::ordered_json to_json(const Calibration& c) {
             {"run_length", c.run_length},
             {"merge", c.merge},
             {"match", c.match}}},
+          {"shuffle_rows_per_second_per_thread",
+           {{"count_16", c.shuffle_count.rows_per_second_16},
+            {"count_64", c.shuffle_count.rows_per_second_64},
+            {"partition_16", c.shuffle_partition.rows_per_second_16},
+            {"partition_64", c.shuffle_partition.rows_per_second_64},
+            {"consume_16", c.shuffle_consume.rows_per_second_16},
+            {"consume_64", c.shuffle_consume.rows_per_second_64}}},
           {"network",
            {{"put_bandwidth_bytes_per_second", c.put_bandwidth},
             {"put_latency_seconds", c.put_latency},
@@ -39,6 +46,12 @@ Calibration calibration_from_json(const nlohmann::json& j) {
   c.run_length = r.at("run_length");
   c.merge = r.at("merge");
   c.match = r.at("match");
+  if (j.contains("shuffle_rows_per_second_per_thread")) {  // absent in older files
+    const auto& sh = j.at("shuffle_rows_per_second_per_thread");
+    c.shuffle_count = {sh.at("count_16"), sh.at("count_64")};
+    c.shuffle_partition = {sh.at("partition_16"), sh.at("partition_64")};
+    c.shuffle_consume = {sh.at("consume_16"), sh.at("consume_64")};
+  }
   const auto& n = j.at("network");
   c.put_bandwidth = n.at("put_bandwidth_bytes_per_second");
   c.put_latency = n.at("put_latency_seconds");

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "hpcdb/model/join_model.hpp"
+#include "hpcdb/model/shuffle_model.hpp"
 
 namespace hpcdb {
 
@@ -36,6 +37,17 @@ struct Calibration {
   // the ring moved faster than the two-sided path, rank 0 -> 1 (0 = not measured).
   double message_threshold = 0;
 
+  // The shuffle's kernels, rows/s per thread at 16- and 64-byte rows (0 in
+  // files written before they were measured).
+  WidthRates shuffle_count, shuffle_partition, shuffle_consume;
+
+  bool has_shuffle_rates() const { return shuffle_partition.rows_per_second_16 > 0; }
+  // The shuffle model's rates: on one node the copy bandwidth between its
+  // ranks, between nodes the network bandwidth.
+  ShuffleRates shuffle_rates() const {
+    return {shuffle_count, shuffle_partition, shuffle_consume, shared_memory_bandwidth, put_bandwidth,
+            network_shares_cores};
+  }
   RadixRates radix_rates(unsigned passes) const { return {scan, partition, build, probe, passes}; }
   // A merge level of fan-in F runs as ceil(log2 F) two-way passes.
   SortMergeRates sort_merge_rates(double fan_in) const {

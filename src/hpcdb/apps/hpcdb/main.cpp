@@ -67,8 +67,9 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   hpcdb::ShuffleOptions shuffle_options;
   CLI::App* shuffle = app.add_subcommand(
       "shuffle", "Exchange rows between all ranks by key hash (the shuffle operator), with one or every transport "
-                 "design: MPI alltoallv, streaming MPI two-sided and one-sided, UCX tagged and active messages. "
-                 "Prints rows/s, bytes and messages per second per rank, registered memory and endpoints per design.");
+                 "design: MPI alltoallv, streaming MPI two-sided and one-sided, the message layer, UCX tagged and "
+                 "active messages. Prints rows/s, bytes and messages per second per rank, registered memory and "
+                 "endpoints per design, and with --calibration the model's time next to each.");
   hpcdb::add_shuffle_options(*shuffle, shuffle_options);
   try {
     app.parse(argc, argv);
@@ -96,13 +97,27 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   return 2;
 }
 
+// Whether a command line gives --net-threads a value other than 0.
+bool asks_for_network_threads(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg.starts_with("--net-threads=")) return arg.substr(14) != "0";
+    if (arg == "--net-threads" && i + 1 < argc) return std::string_view(argv[i + 1]) != "0";
+  }
+  return false;
+}
+
 // MPI starts before the options are parsed: the subcommand (the first
-// argument that is not an option) says which thread level it needs.
+// argument that is not an option) says which thread level it needs. The
+// shuffle needs concurrent MPI calls only when its message layer runs
+// network threads.
 hpcdb::MpiThreads mpi_threads_for(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg.empty() || arg[0] == '-') continue;
-    return arg == "netbench" ? hpcdb::MpiThreads::multiple : hpcdb::MpiThreads::serialized;
+    if (arg == "netbench") return hpcdb::MpiThreads::multiple;
+    if (arg == "shuffle" && asks_for_network_threads(argc, argv)) return hpcdb::MpiThreads::multiple;
+    return hpcdb::MpiThreads::serialized;
   }
   return hpcdb::MpiThreads::serialized;
 }

@@ -13,7 +13,8 @@ void add_message_layer_options(CLI::App& command, MessageLayerOptions& o) {
                      "(MPI_Isend / MPI_Improbe + MPI_Mrecv). 0: all two-sided. Default: from --calibration, else 8Ki")
       ->group(group);
   command.add_option("--calibration", o.calibration,
-                     "Calibration file ('hpcdb calibrate') whose measured hybrid threshold to use")
+                     "Calibration file ('hpcdb calibrate'): the layer takes its measured hybrid threshold (unless "
+                     "--threshold); hpcdb shuffle also its rates, and prints its model next to each design")
       ->group(group);
   command.add_option("--ring-bytes", o.ring_bytes, "Capacity of each ring (one per rank pair and priority class)")
       ->capture_default_str()

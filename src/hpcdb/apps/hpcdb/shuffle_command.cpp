@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "hpcdb/apps/hpcdb/calibration.hpp"
 #include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/apps/hpcdb/shuffle_report.hpp"
 #include "hpcdb/core/error.hpp"
@@ -39,10 +40,11 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
   shuffle.add_option("--transport", o.transport,
                      "Design: mpi-alltoallv (counts exchanged, then one MPI_Alltoallv: the baseline), mpi-two-sided "
                      "(streaming MPI_Isend into pre-posted receives), mpi-one-sided (puts into per-source receive "
-                     "rings, straight into the destination's memory on a node), ucx-tag (UCX tagged messages, one "
-                     "worker per rank), ucx-am (UCX active messages, one worker and endpoints per thread), a "
-                     "comma-separated list of these, or all (every design); several designs run interleaved in each "
-                     "repetition")
+                     "rings, straight into the destination's memory on a node), message-layer (the engine's hybrid "
+                     "message layer: batches up to --threshold through its one-sided rings, larger ones two-sided; "
+                     "see the Message layer options), ucx-tag (UCX tagged messages, one worker per rank), ucx-am "
+                     "(UCX active messages, one worker and endpoints per thread), a comma-separated list of these, or "
+                     "all (every design); several designs run interleaved in each repetition")
       ->capture_default_str();
   shuffle.add_option("--buffer-size", o.buffer_size,
                      "Bytes of one batch buffer, its 64-byte header included (a multiple of 64, e.g. 256KiB)")
@@ -71,6 +73,7 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
                    "checksum, against what the sources computed on their own; end of stream once per source, after "
                    "all its rows. Exit 3 on a difference");
   shuffle.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
+  add_message_layer_options(shuffle, o.layer);
 }
 
 ShufflePlan resolve(const ShuffleOptions& o) {
@@ -108,6 +111,14 @@ ShufflePlan resolve(const ShuffleOptions& o) {
       at = comma + 1;
     }
   }
+  if (std::find(designs.begin(), designs.end(), ShuffleDesign::message_layer) != designs.end()) {
+    MessageLayerOptions layer = o.layer;
+    // A calibration made on one rank measured no threshold: the default serves.
+    if (layer.threshold.empty() && !layer.calibration.empty() && read_calibration(layer.calibration).message_threshold <= 0) {
+      layer.calibration.clear();
+    }
+    base.layer = resolve(layer);
+  }
   for (ShuffleDesign d : designs) {
     ShuffleConfig c = base;
     c.design = d;
@@ -116,6 +127,15 @@ ShufflePlan resolve(const ShuffleOptions& o) {
   }
   plan.repeat = o.repeat;
   plan.verify = o.verify;
+  if (!o.layer.calibration.empty()) {
+    const Calibration c = read_calibration(o.layer.calibration);
+    if (!c.has_shuffle_rates()) {
+      throw UsageError("calibration file '" + o.layer.calibration +
+                       "' has no shuffle rates (an older 'hpcdb calibrate' wrote it): calibrate again");
+    }
+    plan.model_rates = c.shuffle_rates();
+    plan.calibration = o.layer.calibration;
+  }
   return plan;
 }
 
@@ -135,6 +155,7 @@ void check_memory(const Cluster& cluster, const ShufflePlan& plan) {
       per_rank += 2 * streams * c.buffers * c.buffer_bytes;
     }
     if (c.design == ShuffleDesign::mpi_one_sided) shared += streams * c.buffers * c.buffer_bytes;
+    if (c.design == ShuffleDesign::message_layer) per_rank += c.layer.window_bytes(cluster.size());
   }
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
   const std::uint64_t available = available_memory_bytes();
@@ -224,13 +245,14 @@ std::string gather_failure(const Cluster& cluster, const std::string& mine) {
 int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
   const bool leader = cluster.rank() == 0;
   ShufflePlan plan;
+  const ShuffleJobShape shape{cluster.size(), cluster.node_count()};
   run_collectively(cluster.world(), [&] {
     plan = resolve(options);
+    for (const ShuffleConfig& c : plan.designs) predict(plan, c, shape, 0);  // a calibration that cannot serve says so now
     check_memory(cluster, plan);
     if (leader) check_output_path(options.json, "JSON file");
   });
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
-  const ShuffleJobShape shape{cluster.size(), cluster.node_count()};
 
   const AlignedArray<std::uint64_t> rows = generate_input(cluster, plan.workload, plan.designs.front().threads);
   const RowSpan input{reinterpret_cast<const std::byte*>(rows.data()),
@@ -269,7 +291,7 @@ int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
       runs.push_back(std::move(record));
     }
   }
-  if (leader) print_shuffle_summary(text, plan, designs, runs);
+  if (leader) print_shuffle_summary(text, plan, shape, designs, runs);
   run_collectively(cluster.world(), [&] {
     if (leader && !options.json.empty()) write_json(options.json, shuffle_report_json(plan, shape, designs, runs));
   });

@@ -7,14 +7,25 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "hpcdb/apps/hpcdb/message_layer_options.hpp"
 #include "hpcdb/data/row_workload.hpp"
+#include "hpcdb/model/shuffle_model.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/shuffle/shuffle_config.hpp"
 
 namespace hpcdb {
+
+// The message layer's options as the shuffle starts them: no network threads,
+// the workers drive the layer.
+inline MessageLayerOptions layer_driven_by_workers() {
+  MessageLayerOptions o;
+  o.threads = 0;
+  return o;
+}
 
 struct ShuffleOptions {
   std::string tuples = "16M";
@@ -32,6 +43,9 @@ struct ShuffleOptions {
   std::string row_writes = "auto";
   bool verify = false;
   std::string json;
+  // message-layer: the layer's options; the workers drive it unless
+  // --net-threads asks for threads of its own.
+  MessageLayerOptions layer = layer_driven_by_workers();
 };
 
 // The options turned into what the command runs.
@@ -40,6 +54,8 @@ struct ShufflePlan {
   std::vector<ShuffleConfig> designs;  // in the order they run within a repetition
   unsigned repeat = 1;
   bool verify = false;
+  std::optional<ShuffleRates> model_rates;  // from --calibration: the model runs next to the measurements
+  std::string calibration;                  // its file
 };
 
 void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& options);

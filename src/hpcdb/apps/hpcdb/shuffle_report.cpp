@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "hpcdb/core/units.hpp"
 
@@ -93,6 +94,34 @@ std::uint64_t max_endpoints(const ShuffleDesignRecord& d) {
   return m;
 }
 
+// The share of all rows the busiest rank received.
+double busiest_share(const ShufflePlan& plan, const ShuffleRunRecord& run) {
+  std::uint64_t most = 0;
+  for (const ShuffleRankStats& r : run.ranks) most = std::max(most, r.rows_received);
+  return plan.workload.rows > 0 ? static_cast<double>(most) / static_cast<double>(plan.workload.rows) : 0.0;
+}
+
+std::optional<ModelPrediction> model_of(const ShufflePlan& plan, const ShuffleJobShape& shape, const ShuffleDesignRecord& d,
+                                        const ShuffleRunRecord& run) {
+  return predict(plan, d.config, shape, busiest_share(plan, run));
+}
+
+std::string model_text(const ModelPrediction& m) {
+  std::string line;
+  for (const PhasePrediction& p : m.phases) line += fmt::format("{}{} {:.4f}", line.empty() ? "" : ", ", p.name, p.seconds);
+  return fmt::format("{} -> {:.4f} s ({})", line, m.seconds, m.network_bound ? "network-bound" : "compute-bound");
+}
+
+nlohmann::ordered_json model_json(const ModelPrediction& m, double measured) {
+  nlohmann::ordered_json phases = nlohmann::ordered_json::object();
+  for (const PhasePrediction& p : m.phases) phases[p.name] = p.seconds;
+  return {{"seconds", m.seconds},
+          {"measured_over_model", m.seconds > 0 ? measured / m.seconds : 0.0},
+          {"network_bound", m.network_bound},
+          {"network_shares_cores", m.network_shares_cores},
+          {"phases", phases}};
+}
+
 std::string megabytes(double bytes_per_second) { return fmt::format("{:.1f}", bytes_per_second / 1e6); }
 
 std::string spread_text(const Spread3& s) {
@@ -137,8 +166,8 @@ void print_shuffle_run(std::ostream& out, const ShufflePlan& plan, const Shuffle
   if (!run.failure.empty()) fmt::print(out, "      check failed: {}\n", run.failure);
 }
 
-void print_shuffle_summary(std::ostream& out, const ShufflePlan& plan, const std::vector<ShuffleDesignRecord>& designs,
-                           const std::vector<ShuffleRunRecord>& runs) {
+void print_shuffle_summary(std::ostream& out, const ShufflePlan& plan, const ShuffleJobShape& shape,
+                           const std::vector<ShuffleDesignRecord>& designs, const std::vector<ShuffleRunRecord>& runs) {
   const bool off_node = std::any_of(runs.begin(), runs.end(), [](const ShuffleRunRecord& r) {
     return std::any_of(r.ranks.begin(), r.ranks.end(), [](const ShuffleRankStats& s) { return s.bytes_sent_off_node > 0; });
   });
@@ -171,6 +200,15 @@ void print_shuffle_summary(std::ostream& out, const ShufflePlan& plan, const std
     for (const auto& [name, seconds] : phase_maxima(*run)) line += fmt::format("{}{} {:.4f}", line.empty() ? "" : ", ", name, seconds);
     fmt::print(out, "  {:<14} {}\n", to_string(d.config.design), line);
   }
+  if (!plan.model_rates) return;
+  fmt::print(out, "model ({}; per rank, the busiest receiver; seconds) and the median run:\n", plan.calibration);
+  for (const ShuffleDesignRecord& d : designs) {
+    const ShuffleRunRecord* run = median_run(runs, d.config.design);
+    if (run == nullptr) continue;
+    const ModelPrediction m = *model_of(plan, shape, d, *run);
+    fmt::print(out, "  {:<14} {}; measured {:.4f} s = {:.2f}x the model\n", to_string(d.config.design), model_text(m),
+               run->seconds, m.seconds > 0 ? run->seconds / m.seconds : 0.0);
+  }
 }
 
 nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const ShuffleJobShape& shape,
@@ -198,6 +236,7 @@ nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const Shuffl
   doc["row_writes"] = name_of(c.row_writes, kRowWritesNames);
   doc["repeat"] = plan.repeat;
   doc["verify"] = plan.verify;
+  if (plan.model_rates) doc["calibration"] = plan.calibration;
 
   nlohmann::ordered_json design_list = nlohmann::ordered_json::array();
   for (const ShuffleDesignRecord& d : designs) {
@@ -211,6 +250,13 @@ nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const Shuffl
                            {"setup_seconds", d.setup_seconds},
                            {"registered_bytes_per_rank", registered},
                            {"endpoints_per_rank", endpoints}});
+    if (d.config.design == ShuffleDesign::message_layer) {
+      const MessageLayerConfig& l = d.config.layer;
+      design_list.back()["message_layer"] = {{"threshold_bytes", l.threshold},
+                                             {"ring_bytes", l.ring_bytes},
+                                             {"net_threads", l.threads},
+                                             {"copies_on_node", copies_on_node(d.config)}};
+    }
   }
   doc["designs"] = design_list;
 
@@ -268,6 +314,7 @@ nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const Shuffl
          {"registered_bytes_per_rank", max_registered(d)},
          {"endpoints_per_rank", max_endpoints(d)},
          {"verified", plan.verify ? nlohmann::ordered_json(all_checked_ok(runs, d.config.design)) : nlohmann::ordered_json()}});
+    if (const auto m = model_of(plan, shape, d, *run)) summary.back()["model"] = model_json(*m, run->seconds);
   }
   doc["summary"] = summary;
   if (best != nullptr) {

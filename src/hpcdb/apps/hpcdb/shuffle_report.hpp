@@ -9,14 +9,10 @@
 #include <vector>
 
 #include "hpcdb/apps/hpcdb/shuffle_command.hpp"
+#include "hpcdb/apps/hpcdb/shuffle_prediction.hpp"
 #include "hpcdb/shuffle/shuffle.hpp"
 
 namespace hpcdb {
-
-struct ShuffleJobShape {
-  int ranks = 1;
-  int nodes = 1;
-};
 
 // One exchange of one design, with every rank's figures.
 struct ShuffleRunRecord {
@@ -37,8 +33,8 @@ struct ShuffleDesignRecord {
 
 void print_shuffle_header(std::ostream& out, const ShufflePlan& plan, const ShuffleJobShape& shape);
 void print_shuffle_run(std::ostream& out, const ShufflePlan& plan, const ShuffleRunRecord& run);
-void print_shuffle_summary(std::ostream& out, const ShufflePlan& plan, const std::vector<ShuffleDesignRecord>& designs,
-                           const std::vector<ShuffleRunRecord>& runs);
+void print_shuffle_summary(std::ostream& out, const ShufflePlan& plan, const ShuffleJobShape& shape,
+                           const std::vector<ShuffleDesignRecord>& designs, const std::vector<ShuffleRunRecord>& runs);
 nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const ShuffleJobShape& shape,
                                            const std::vector<ShuffleDesignRecord>& designs,
                                            const std::vector<ShuffleRunRecord>& runs);

@@ -64,6 +64,7 @@ class MessageEngine {
   void send(OutgoingBuffer&& buffer, int target, EndpointId endpoint, const SendOptions& options);
   void register_handler(EndpointId endpoint, MessageHandler handler);
   bool progress();
+  bool sending() const { return local_work_pending(); }
   void drain();
   void close();
   bool closed() const { return closed_; }

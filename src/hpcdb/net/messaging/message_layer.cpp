@@ -82,6 +82,8 @@ void MessageLayer::register_handler(EndpointId endpoint, MessageHandler handler)
 }
 
 bool MessageLayer::progress() { return engine_->progress(); }
+bool MessageLayer::sending() const { return engine_->sending(); }
+
 void MessageLayer::drain() { engine_->drain(); }
 void MessageLayer::close() { engine_->close(); }
 MessageLayerStats MessageLayer::stats() const { return engine_->stats(); }

@@ -157,6 +157,10 @@ class MessageLayer {
   // there is with `threads = 0`; harmless otherwise. True if it did anything.
   bool progress();
 
+  // Whether messages this rank sent still wait to be handed to MPI or for
+  // their MPI_Isend to complete (with `threads = 0`, progress() moves them).
+  bool sending() const;
+
   // Collective: returns when every message that any rank sent before calling
   // drain() has been handled at its target (messages sent by handlers during
   // drain() may still be in flight). Error naming the silent ranks when no
