@@ -106,11 +106,9 @@ bool CreditedMessageTransport::poll(unsigned worker, BatchSink& sink) {
 // half its buffers are free again, or when nothing else arrived.
 void CreditedMessageTransport::return_credits(unsigned worker, bool idle) {
   Worker& w = workers_[worker];
-  const std::uint64_t batch = std::max(1u, (config_.buffers + 1) / 2);
   for (int s = 0; s < ranks_; ++s) {
     Peer& p = w.peers[static_cast<std::size_t>(s)];
-    const std::uint64_t pending = p.freed - p.returned;
-    if (pending == 0 || (pending < batch && !idle)) continue;
+    if (!credits_due(p.freed, p.returned, config_.buffers, idle)) continue;
     if (p.credit_in_flight && !wire_->credit_sent(worker, s)) continue;
     p.credit_out = p.freed;
     wire_->send_credit(worker, s, &p.credit_out);

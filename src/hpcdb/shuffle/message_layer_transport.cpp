@@ -176,11 +176,9 @@ bool MessageLayerTransport::poll(unsigned worker, BatchSink& sink) {
 // half its buffers are free again, or when nothing else arrived.
 void MessageLayerTransport::return_credits(unsigned worker, bool idle) {
   Worker& w = *workers_[worker];
-  const std::uint64_t batch = std::max(1u, (config_.buffers + 1) / 2);
   for (int s = 0; s < ranks_; ++s) {
     Peer& p = w.peers[static_cast<std::size_t>(s)];
-    const std::uint64_t pending = p.freed - p.returned;
-    if (pending == 0 || (pending < batch && !idle)) continue;
+    if (!credits_due(p.freed, p.returned, config_.buffers, idle)) continue;
     OutgoingBuffer credit = acquire_buffer(sizeof p.freed);
     std::memcpy(credit.data(), &p.freed, sizeof p.freed);
     layer_.send(std::move(credit), s, credit_endpoint(worker), {.priority = Priority::latency, .stream = worker});

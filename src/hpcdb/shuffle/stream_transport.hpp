@@ -11,6 +11,7 @@
 // its consumer; acquire() waits, while delivering arriving batches, until
 // the destination returns a credit. So a receiver never runs out of buffers,
 // and two ranks that fill each other's buffers cannot deadlock.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -33,6 +34,15 @@ class BatchSink {
   virtual ~BatchSink() = default;
   virtual void deliver(unsigned worker, const BatchHeader& header, const std::byte* rows) = 0;
 };
+
+// Whether a receiver returns credits for a stream now: once `consumed` -
+// `returned` batches reach half the stream's buffers, or any when nothing
+// else arrived (`idle`), so a sender waits neither for every buffer nor
+// forever.
+inline bool credits_due(std::uint64_t consumed, std::uint64_t returned, unsigned buffers, bool idle) {
+  const std::uint64_t pending = consumed - returned;
+  return pending > 0 && (idle || pending >= std::max(1u, (buffers + 1) / 2));
+}
 
 struct TransportResources {
   std::uint64_t registered_bytes = 0;  // memory set aside for communication (send and receive buffers, rings)
