@@ -145,6 +145,11 @@ std::string txn_report_text(const TxnOptions& o, const TxnEngineConfig& c, const
                      n.lock_requests, per_second(n.lock_requests, m.seconds), ratio(n.locks_in_committed, n.committed),
                      ratio(n.short_locks_in_committed, n.committed), ratio(n.agents_in_committed, n.committed),
                      100 * ratio(n.votes, n.attempts()));
+  if (c.workload != WorkloadKind::synthetic) {
+    // The thesis's TPC-C traces (Sec. 5.4.2-5.4.3), to compare with.
+    out += "    (thesis, TPC-C traces: 53.2 locks serializable, 27.9 read committed, at 1.1 lock agents; "
+           "88% of the time locking)\n";
+  }
   const TimeSplit split = time_split(n);
   out += fmt::format("  time of the transaction agents: locking {:.1f}%, data access and program {:.1f}%, 2PC vote "
                      "{:.1f}%, end of transaction {:.1f}%\n",
