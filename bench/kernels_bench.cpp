@@ -12,6 +12,7 @@
 #include "hpcdb/join/radix/partition_joiner.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
 #include "hpcdb/kernels/key_field_sort.hpp"
+#include "hpcdb/kernels/local_radix_partitioner.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
 
@@ -95,6 +96,57 @@ void BM_BuildProbe(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * in.size() * 2));
 }
 BENCHMARK(BM_BuildProbe)->Args({12, 0})->Args({11, 0})->Args({10, 0})->Args({9, 0})->Args({10, 1})->Args({9, 2})->Args({8, 3})->Args({11, 2})->Unit(benchmark::kMillisecond);
+
+// The local partitioning pass of one network partition, as the join meets
+// it: each partition of `items` compressed tuples comes cold from memory
+// (consecutive slices of a 512 MiB array), and is split on `bits` key bits.
+// Variant 0: the scalar scatter the partition joiner used (one pass, any
+// fan-out); 1: LocalRadixPartitioner, plain stores; 2: LocalRadixPartitioner,
+// write-combining and non-temporal stores. Passes: bits split into passes of
+// at most `max_bits` (range 3).
+AlignedArray<std::uint64_t>& cold_compressed_input() {
+  static AlignedArray<std::uint64_t> input = [] {
+    constexpr std::size_t kCold = 64u << 20;
+    AlignedArray<std::uint64_t> a(kCold);
+    std::mt19937_64 rng(7);
+    for (std::size_t i = 0; i < kCold; ++i) a[i] = (rng() >> 24) << 24 | (i & low_mask(24));
+    return a;
+  }();
+  return input;
+}
+
+void BM_LocalPass(benchmark::State& state) {
+  AlignedArray<std::uint64_t>& in = cold_compressed_input();
+  const std::size_t items = static_cast<std::size_t>(state.range(0));
+  const unsigned bits = static_cast<unsigned>(state.range(1));
+  const int variant = static_cast<int>(state.range(2));
+  const unsigned max_bits = static_cast<unsigned>(state.range(3));
+  const CompressedFormat format{0, 24};
+  PartitionJoiner<CompressedFormat> joiner(format, bits, 16384);
+  const ScatterStores stores = variant == 1 ? ScatterStores::direct : ScatterStores::streaming;
+  LocalRadixPartitioner<std::uint64_t> partitioner(split_radix_bits(bits, max_bits), items, stores);
+  std::vector<std::uint64_t> starts;
+  auto key_of = [format](std::uint64_t v) { return format.residual_key(v); };
+  std::size_t done = 0;
+  for (auto _ : state) {
+    for (std::size_t begin = 0; begin + items <= in.size(); begin += items) {
+      if (variant == 0) {
+        benchmark::DoNotOptimize(joiner.partition(in.data() + begin, items, in.data(), 0).r);
+      } else {
+        benchmark::DoNotOptimize(partitioner.partition(in.data() + begin, items, key_of, starts));
+      }
+      done += items;
+    }
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(done));
+}
+BENCHMARK(BM_LocalPass)
+    ->ArgNames({"items", "bits", "variant", "max_bits"})
+    ->Args({256 << 10, 3, 0, 10})->Args({256 << 10, 3, 1, 10})->Args({256 << 10, 3, 2, 10})
+    ->Args({1 << 20, 5, 0, 10})->Args({1 << 20, 5, 1, 10})->Args({1 << 20, 5, 2, 10})
+    ->Args({8 << 20, 8, 0, 10})->Args({8 << 20, 8, 1, 10})->Args({8 << 20, 8, 2, 10})
+    ->Args({32 << 20, 14, 0, 14})->Args({32 << 20, 14, 2, 14})->Args({32 << 20, 14, 1, 7})->Args({32 << 20, 14, 2, 7})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace hpcdb
