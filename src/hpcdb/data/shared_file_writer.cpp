@@ -51,8 +51,9 @@ SharedFileWriter::~SharedFileWriter() = default;
 
 void SharedFileWriter::write(const char* data, std::uint64_t bytes) {
   const MPI_Comm world = cluster_.world();
-  const std::uint64_t offset = exclusive_scan_sum(std::vector<std::uint64_t>{bytes}, world)[0];
+  const std::uint64_t offset = written_ + exclusive_scan_sum(std::vector<std::uint64_t>{bytes}, world)[0];
   const std::uint64_t total = allreduce(bytes, MPI_SUM, world);
+  written_ += total;
   run_collectively(world, [&] {
     if (cluster_.rank() == 0) check_output_space({{path_, total}}, what_);
   });

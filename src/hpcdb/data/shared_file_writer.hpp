@@ -26,7 +26,8 @@ class SharedFileWriter {
   SharedFileWriter(const SharedFileWriter&) = delete;
   SharedFileWriter& operator=(const SharedFileWriter&) = delete;
 
-  // Collective, once: this rank's bytes, after those of the lower ranks.
+  // Collective: this rank's bytes, after those of the lower ranks (and after
+  // everything earlier calls wrote, so a file can be written in rounds).
   void write(const char* data, std::uint64_t bytes);
   // Collective, once: `rows` records of two unsigned 64-bit values each;
   // with CSV, rank 0 writes `csv_header` first.
@@ -43,6 +44,7 @@ class SharedFileWriter {
   std::unique_ptr<StagedOutput> output_;  // rank 0's
   std::string staging_path_;
   bool in_place_ = false;  // a device or FIFO, written by the ranks in turn
+  std::uint64_t written_ = 0;  // bytes of all ranks so far
 };
 
 // Collective. Writes and commits a whole two-column file.

@@ -1,5 +1,7 @@
 #include "hpcdb/apps/hpcdb/generate_command.hpp"
 
+#include "hpcdb/apps/hpcdb/ssb_generate_command.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -57,11 +59,18 @@ void add_generate_options(CLI::App& generate, GenerateOptions& o) {
       ->capture_default_str();
   generate.add_option("--seed", o.seed, "Seed (same data as 'hpcdb join' with the same options)")->capture_default_str();
   generate.add_option("--threads", o.threads, "Generator threads per rank")->capture_default_str();
-  generate.add_option("--output-r", o.output_r, "File for R (CSV if it ends in .csv, else binary)")->required();
-  generate.add_option("--output-s", o.output_s, "File for S")->required();
+  generate.add_option("--output-r", o.output_r, "File for R (CSV if it ends in .csv, else binary); required unless --ssb");
+  generate.add_option("--output-s", o.output_s, "File for S; required unless --ssb");
+  add_ssb_generate_options(generate, o);
 }
 
 int run_generate_command(const Cluster& cluster, const GenerateOptions& o) {
+  if (o.ssb) return run_ssb_generate(cluster, o);
+  run_collectively(cluster.world(), [&] {
+    if (o.output_r.empty() || o.output_s.empty()) {
+      throw UsageError("hpcdb generate needs --output-r and --output-s (or --ssb for the Star Schema Benchmark's tables)");
+    }
+  });
   WorkloadSpec spec;
   run_collectively(cluster.world(), [&] {
     spec = {parse_count(o.inner, "--inner"), parse_count(o.outer, "--outer"), o.zipf, o.selectivity, o.seed,

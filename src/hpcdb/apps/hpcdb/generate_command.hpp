@@ -20,6 +20,10 @@ struct GenerateOptions {
   unsigned threads = 1;
   std::string output_r;
   std::string output_s;
+  // --ssb: the Star Schema Benchmark's five tables as CSV files instead.
+  bool ssb = false;
+  double scale = 1;
+  std::string output_dir = ".";
 };
 
 void add_generate_options(CLI::App& generate, GenerateOptions& options);

@@ -1,0 +1,105 @@
+#include "hpcdb/storage/column_table.hpp"
+
+#include <algorithm>
+
+#include "hpcdb/core/error.hpp"
+
+namespace hpcdb {
+
+std::size_t type_width(ColumnType type) {
+  switch (type) {
+    case ColumnType::u8: return 1;
+    case ColumnType::u16: return 2;
+    case ColumnType::i32: return 4;
+    case ColumnType::i64: return 8;
+    case ColumnType::text: return 0;
+  }
+  return 0;
+}
+
+int TableSchema::column(std::string_view column_name) const {
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name == column_name) return static_cast<int>(i);
+  }
+  throw Error("table " + name + " has no column " + std::string(column_name));
+}
+
+std::size_t TableSchema::row_width() const {
+  std::size_t w = 0;
+  for (const ColumnSpec& c : columns) w += c.width();
+  return w;
+}
+
+ColumnTable::ColumnTable(TableSchema schema) : schema_(std::move(schema)), columns_(schema_.columns.size()) {}
+
+std::int64_t ColumnTable::value(std::size_t row, std::size_t c) const {
+  const std::byte* p = columns_[c].data();
+  switch (schema_.columns[c].type) {
+    case ColumnType::u8: return reinterpret_cast<const std::uint8_t*>(p)[row];
+    case ColumnType::u16: return reinterpret_cast<const std::uint16_t*>(p)[row];
+    case ColumnType::i32: return reinterpret_cast<const std::int32_t*>(p)[row];
+    case ColumnType::i64: return reinterpret_cast<const std::int64_t*>(p)[row];
+    case ColumnType::text: break;
+  }
+  throw Error("column " + schema_.columns[c].name + " of table " + schema_.name + " holds text, not numbers");
+}
+
+void ColumnTable::set_value(std::size_t row, std::size_t c, std::int64_t v) {
+  std::byte* p = columns_[c].data();
+  switch (schema_.columns[c].type) {
+    case ColumnType::u8: reinterpret_cast<std::uint8_t*>(p)[row] = static_cast<std::uint8_t>(v); return;
+    case ColumnType::u16: reinterpret_cast<std::uint16_t*>(p)[row] = static_cast<std::uint16_t>(v); return;
+    case ColumnType::i32: reinterpret_cast<std::int32_t*>(p)[row] = static_cast<std::int32_t>(v); return;
+    case ColumnType::i64: reinterpret_cast<std::int64_t*>(p)[row] = v; return;
+    case ColumnType::text: break;
+  }
+  throw Error("column " + schema_.columns[c].name + " of table " + schema_.name + " holds text, not numbers");
+}
+
+std::string_view ColumnTable::text(std::size_t row, std::size_t c) const {
+  const std::size_t w = schema_.columns[c].width();
+  const auto* p = reinterpret_cast<const char*>(columns_[c].data() + row * w);
+  return {p, strnlen(p, w)};
+}
+
+void ColumnTable::set_text(std::size_t row, std::size_t c, std::string_view v) {
+  const std::size_t w = schema_.columns[c].width();
+  if (v.size() > w) {
+    throw Error("text '" + std::string(v) + "' is longer than column " + schema_.columns[c].name + " (" +
+                std::to_string(w) + " bytes)");
+  }
+  std::byte* p = columns_[c].data() + row * w;
+  std::memset(p, 0, w);
+  std::memcpy(p, v.data(), v.size());
+}
+
+std::size_t ColumnTable::add_rows(std::size_t n) {
+  const std::size_t first = rows_;
+  rows_ += n;
+  for (std::size_t c = 0; c < columns_.size(); ++c) columns_[c].resize(rows_ * schema_.columns[c].width());
+  return first;
+}
+
+void ColumnTable::reserve(std::size_t rows) {
+  for (std::size_t c = 0; c < columns_.size(); ++c) columns_[c].reserve(rows * schema_.columns[c].width());
+}
+
+ColumnRange ColumnTable::range(std::size_t c) const {
+  ColumnRange r;
+  if (rows_ == 0 || schema_.columns[c].type == ColumnType::text) return r;
+  r.min = r.max = value(0, c);
+  for (std::size_t i = 1; i < rows_; ++i) {
+    const std::int64_t v = value(i, c);
+    r.min = std::min(r.min, v);
+    r.max = std::max(r.max, v);
+  }
+  return r;
+}
+
+std::size_t ColumnTable::bytes() const {
+  std::size_t b = 0;
+  for (const auto& c : columns_) b += c.size();
+  return b;
+}
+
+}  // namespace hpcdb
