@@ -1,0 +1,62 @@
+#pragma once
+// The stub server of a table fragment's key-value backend: an always-on
+// operator with short batch cycles. Each cycle takes every pending batch of
+// lookups and updates, answers each engine with START BATCH and one result
+// batch in the general layout (each found row's record, with the looked-up
+// key as the tuple's query-specific data), and applies the updates, which
+// the shared-scan copy of the rows takes over before its next scan. Its
+// messages travel with the priority it is given: latency-sensitive, so that
+// they overtake the scans' results, unless priorities are off.
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "hpcdb/core/latency_histogram.hpp"
+#include "hpcdb/storage/batch_queue.hpp"
+#include "hpcdb/storage/result_writer.hpp"
+#include "hpcdb/storage/scan_server.hpp"
+#include "hpcdb/storage/table_fragment.hpp"
+
+namespace hpcdb {
+
+struct KvServerStats {
+  std::uint64_t cycles = 0;
+  std::uint64_t lookups = 0;
+  std::uint64_t found = 0;
+  std::uint64_t updates = 0;
+  ResultCounts results;
+  LatencyHistogram cycle_time;
+};
+
+class KvServer {
+ public:
+  KvServer(TableFragment& fragment, Priority priority, ChannelFor channels);
+  ~KvServer();
+  KvServer(const KvServer&) = delete;
+  KvServer& operator=(const KvServer&) = delete;
+
+  void enqueue(QueryBatch batch) { queue_.push(std::move(batch)); }
+  void start();
+  void stop();
+  void check() const;
+  KvServerStats stats() const;
+  void run_cycle(std::vector<QueryBatch>& batches);
+
+ private:
+  void run();
+
+  TableFragment& fragment_;
+  Priority priority_;
+  ChannelFor channels_;
+  BatchQueue<QueryBatch> queue_;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::exception_ptr failure_;
+  mutable std::mutex stats_mutex_;
+  KvServerStats stats_;
+  std::uint64_t next_batch_ = 1;
+};
+
+}  // namespace hpcdb

@@ -1,0 +1,94 @@
+#pragma once
+// The query index of a shared scan (Crescando's idea: index the queries, not
+// the data). Each query of a batch has a bit position; of its predicates one
+// is indexed, the one expected to pass the fewest rows, and for each column
+// that carries indexed predicates a table maps every value of the column's
+// range to the bitset of queries whose indexed predicate that value passes.
+// A row's candidate queries are then the OR of one table entry per indexed
+// column, plus the queries without an indexable predicate; only for those
+// candidates are the other (residual) predicates checked on the row. A
+// query with a predicate that no row of the fragment can pass is dropped at
+// once.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hpcdb/storage/column_table.hpp"
+#include "hpcdb/storage/storage_query.hpp"
+
+namespace hpcdb {
+
+struct PositionedQuery {
+  const StorageQuery* query = nullptr;
+  std::size_t position = 0;  // bit in the batch's bitsets
+};
+
+struct PredicateIndexStats {
+  std::size_t indexed = 0;     // queries with an indexed predicate
+  std::size_t unindexed = 0;   // candidates on every row
+  std::size_t pruned = 0;      // no row can match
+  std::size_t residual_predicates = 0;
+  std::size_t table_bytes = 0;
+};
+
+class PredicateIndex {
+ public:
+  // A column's value table may take at most this many bytes; predicates on
+  // wider ranges are checked as residuals instead.
+  static constexpr std::size_t kMaxTableBytes = std::size_t{128} << 20;
+
+  // `ranges[c]`: the smallest and largest value of column c in `table`.
+  // `words`: 64-bit words per bitset (positions < 64 x words).
+  PredicateIndex(const ColumnTable& table, std::span<const ColumnRange> ranges, std::span<const PositionedQuery> queries,
+                 std::size_t words);
+
+  std::size_t words() const { return words_; }
+  // The candidate bitsets of rows [first, first + rows): rows x words() words.
+  void candidates(std::size_t first, std::size_t rows, std::uint64_t* masks) const;
+  // Whether `row` passes the residual predicates of the query at `position`.
+  bool residuals_pass(std::size_t position, std::size_t row) const {
+    for (const BoundPredicate& b : residuals_[position]) {
+      if (!b.predicate->matches(b.value(row))) return false;
+    }
+    return true;
+  }
+  const PredicateIndexStats& stats() const { return stats_; }
+
+ private:
+  struct BoundPredicate {
+    const std::byte* column = nullptr;
+    ColumnType type = ColumnType::i32;
+    const Predicate* predicate = nullptr;
+    std::int64_t value(std::size_t row) const {
+      switch (type) {
+        case ColumnType::u8: return reinterpret_cast<const std::uint8_t*>(column)[row];
+        case ColumnType::u16: return reinterpret_cast<const std::uint16_t*>(column)[row];
+        case ColumnType::i32: return reinterpret_cast<const std::int32_t*>(column)[row];
+        case ColumnType::i64: return reinterpret_cast<const std::int64_t*>(column)[row];
+        case ColumnType::text: break;
+      }
+      return 0;
+    }
+  };
+  struct ColumnIndex {
+    std::uint16_t column = 0;
+    ColumnType type = ColumnType::i32;
+    const std::byte* values = nullptr;
+    std::int64_t min = 0;
+    std::uint64_t domain = 0;          // max - min + 1
+    std::vector<std::uint64_t> masks;  // domain x words
+  };
+
+  template <class T>
+  void or_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
+
+  const ColumnTable& table_;
+  std::size_t words_;
+  std::vector<std::uint64_t> unindexed_;  // words
+  std::vector<ColumnIndex> columns_;
+  std::vector<std::vector<BoundPredicate>> residuals_;  // by position
+  PredicateIndexStats stats_;
+};
+
+}  // namespace hpcdb

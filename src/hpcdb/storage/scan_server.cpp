@@ -1,0 +1,146 @@
+#include "hpcdb/storage/scan_server.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/core/worker_team.hpp"
+
+namespace hpcdb {
+
+ScanServer::ScanServer(TableFragment& fragment, const ScanServerConfig& config, ChannelFor channels)
+    : fragment_(fragment), config_(config), channels_(std::move(channels)) {
+  if (config_.workers < 1) throw UsageError("a scan needs at least one worker thread");
+}
+
+ScanServer::~ScanServer() { stop(); }
+
+void ScanServer::start() {
+  thread_ = std::thread([this] { run(); });
+}
+
+void ScanServer::stop() {
+  stop_.store(true);
+  queue_.close();
+  if (thread_.joinable()) thread_.join();
+}
+
+void ScanServer::check() const {
+  std::lock_guard lock(stats_mutex_);
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+ScanServerStats ScanServer::stats() const {
+  std::lock_guard lock(stats_mutex_);
+  return stats_;
+}
+
+void ScanServer::run() {
+  try {
+    while (!stop_.load()) {
+      std::vector<QueryBatch> batches = queue_.take_all(std::chrono::milliseconds(50));
+      if (!batches.empty()) run_cycle(batches);
+    }
+  } catch (...) {
+    std::lock_guard lock(stats_mutex_);
+    failure_ = std::current_exception();
+  }
+}
+
+void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
+  Stopwatch watch;
+  const std::uint64_t batch = next_batch_++;
+  std::uint64_t applied = 0;
+  if (fragment_.master) {
+    const std::vector<RowUpdate> updates = fragment_.master->take_updates();
+    apply_updates(fragment_.rows, fragment_.ranges, updates);
+    applied = updates.size();
+  }
+
+  // Each engine's queries, in the order it sent them, batch after batch.
+  std::map<std::uint32_t, std::vector<const QueryBatch*>> by_engine;
+  for (const QueryBatch& b : batches) {
+    for (const StorageQuery& q : b.queries) {
+      if (q.kind != QueryKind::select) {
+        throw Error("table " + fragment_.rows.schema().name + "'s scan backend got a point query; lookups and updates "
+                    "go to its key-value backend");
+      }
+    }
+    by_engine[b.engine].push_back(&b);
+  }
+  std::vector<EngineShare> shares;
+  for (const auto& [engine, engine_batches] : by_engine) {
+    EngineShare share;
+    share.engine = engine;
+    for (const QueryBatch* b : engine_batches) {
+      for (const StorageQuery& q : b->queries) share.queries.push_back(&q);
+    }
+    shares.push_back(std::move(share));
+  }
+  std::vector<PositionedQuery> positioned;
+  const std::size_t words = assign_positions(fragment_.rows.schema(), shares, positioned);
+  const PredicateIndex index(fragment_.rows, fragment_.ranges, positioned, words);
+
+  // START BATCH to every engine of the batch.
+  std::vector<std::unique_ptr<ResultStream>> streams;
+  for (const EngineShare& share : shares) {
+    streams.push_back(std::make_unique<ResultStream>(channels_(share.engine), Priority::best_effort));
+    StartBatch start;
+    start.table = fragment_.table;
+    start.fragment = fragment_.fragment;
+    start.batch = batch;
+    start.engine = share.engine;
+    for (const QueryBatch* b : by_engine[share.engine]) start.engine_batches.push_back(b->engine_batch);
+    for (const StorageQuery* q : share.queries) start.queries.push_back(q->id);
+    start.layout = config_.layout;
+    start.record = share.record;
+    streams.back()->send_start(start);
+  }
+
+  // The scan: worker w takes rows [split(w), split(w + 1)) and ships its own
+  // pieces; the last worker to finish is not known in advance, so with
+  // several workers END BATCH is an empty piece of its own.
+  const std::size_t rows = fragment_.rows.rows();
+  const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(config_.workers, std::max<std::size_t>(rows / 4096, 1)));
+  std::vector<ScanCounts> scan_counts(workers);
+  std::vector<ResultCounts> result_counts(workers);
+  run_on_threads(workers, [&](unsigned w) {
+    std::vector<std::unique_ptr<ResultWriter>> writers;
+    std::vector<ResultWriter*> raw;
+    for (std::size_t e = 0; e < shares.size(); ++e) {
+      writers.push_back(std::make_unique<ResultWriter>(*streams[e], fragment_.table, fragment_.fragment, batch,
+                                                       shares[e].record, config_.layout, config_.piece_bytes));
+      raw.push_back(writers.back().get());
+    }
+    scan_counts[w] = shared_scan(fragment_.rows, index, shares, raw, split_point(rows, workers, w),
+                                 split_point(rows, workers, w + 1));
+    for (auto& writer : writers) {
+      writer->flush(workers == 1);
+      result_counts[w] += writer->counts();
+    }
+  });
+  ResultCounts results;
+  for (const ResultCounts& c : result_counts) results += c;
+  if (workers > 1) {
+    for (std::size_t e = 0; e < shares.size(); ++e) {
+      ResultWriter end(*streams[e], fragment_.table, fragment_.fragment, batch, shares[e].record, config_.layout, 0);
+      end.flush(true);
+      results.pieces += 1;
+    }
+  }
+
+  std::lock_guard lock(stats_mutex_);
+  ++stats_.cycles;
+  stats_.queries += positioned.size();
+  stats_.engine_batches += batches.size();
+  for (const ScanCounts& c : scan_counts) stats_.scan += c;
+  stats_.results += results;
+  stats_.updates_applied += applied;
+  const double seconds = watch.seconds();
+  stats_.busy_seconds += seconds;
+  stats_.cycle_time.add(static_cast<std::uint64_t>(seconds * 1e9));
+}
+
+}  // namespace hpcdb

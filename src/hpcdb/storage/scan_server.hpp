@@ -1,0 +1,74 @@
+#pragma once
+// The stub server of a table fragment's shared-scan backend: an always-on
+// operator with its own thread that runs the batch cycle. Each cycle takes
+// every query batch that arrived (from any engine), applies the updates the
+// key-value master propagated, indexes the queries' predicates, sends START
+// BATCH to each engine with queries in it, scans the fragment once for all of
+// them (with `workers` threads over row ranges, each shipping its own
+// pieces), and ends each engine's batch with END BATCH.
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+#include "hpcdb/core/latency_histogram.hpp"
+#include "hpcdb/storage/batch_queue.hpp"
+#include "hpcdb/storage/result_writer.hpp"
+#include "hpcdb/storage/shared_scan.hpp"
+#include "hpcdb/storage/table_fragment.hpp"
+
+namespace hpcdb {
+
+struct ScanServerConfig {
+  ResultLayout layout = ResultLayout::tuple_free;
+  std::size_t piece_bytes = std::size_t{1} << 20;
+  unsigned workers = 1;
+};
+
+struct ScanServerStats {
+  std::uint64_t cycles = 0;
+  std::uint64_t queries = 0;
+  std::uint64_t engine_batches = 0;
+  ScanCounts scan;
+  ResultCounts results;
+  std::uint64_t updates_applied = 0;
+  double busy_seconds = 0;
+  LatencyHistogram cycle_time;
+};
+
+using ChannelFor = std::function<ResultChannel&(std::uint32_t engine)>;
+
+class ScanServer {
+ public:
+  ScanServer(TableFragment& fragment, const ScanServerConfig& config, ChannelFor channels);
+  ~ScanServer();
+  ScanServer(const ScanServer&) = delete;
+  ScanServer& operator=(const ScanServer&) = delete;
+
+  void enqueue(QueryBatch batch) { queue_.push(std::move(batch)); }
+  void start();
+  void stop();  // finishes the cycle under way
+  // Rethrows what ended the operator's thread, if anything did.
+  void check() const;
+  ScanServerStats stats() const;
+  // Runs one cycle on the calling thread (for tests, with no thread started).
+  void run_cycle(std::vector<QueryBatch>& batches);
+
+ private:
+  void run();
+
+  TableFragment& fragment_;
+  ScanServerConfig config_;
+  ChannelFor channels_;
+  BatchQueue<QueryBatch> queue_;
+  std::thread thread_;
+  std::atomic<bool> stop_{false};
+  std::exception_ptr failure_;
+  mutable std::mutex stats_mutex_;
+  ScanServerStats stats_;
+  std::uint64_t next_batch_ = 1;
+};
+
+}  // namespace hpcdb
