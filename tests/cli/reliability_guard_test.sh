@@ -85,14 +85,22 @@ expect_hang_named() {
   verdict "$name" "$rc" $((SECONDS - start)) "$limit" "$regex"
 }
 
-# --- transactions: a transaction agent that stops while it holds locks is
+# --- transactions: a transaction agent that stops (holding locks or not:
+# between transactions, pausing before a retry, measuring round trips) is
 # named by the lock agent within --reply-timeout, long before --duration ends.
-expect_stopped_named txn_stopped_txn_agent 2 1 2 8 \
-  "transaction agent rank 1 holds locks at lock agent rank 0 but has sent nothing for 2 s" \
+stopped_txn_agent() {
+  echo "transaction agent rank $1 (holds locks at lock agent rank 0 but has sent nothing|has sent nothing to lock agent rank 0) for 2 s"
+}
+expect_stopped_named txn_stopped_txn_agent 2 1 2 8 "$(stopped_txn_agent 1)" \
   txn --duration 40 --reply-timeout 2
-expect_stopped_named txn_stopped_txn_agent_3_ranks 3 2 2 8 \
-  "transaction agent rank 2 holds locks at lock agent rank 0 but has sent nothing for 2 s" \
+expect_stopped_named txn_stopped_txn_agent_3_ranks 3 2 2 8 "$(stopped_txn_agent 2)" \
   txn --duration 40 --reply-timeout 2 --cc wait-die
+# Stopped during the round-trip measurement before the run (many pings) and
+# while pausing between retries (long back-offs): no lock held, still named.
+expect_stopped_named txn_stopped_while_measuring 3 2 2 8 "$(stopped_txn_agent 2)" \
+  txn --duration 40 --reply-timeout 2 --pings 100000000
+expect_stopped_named txn_stopped_in_backoff 3 2 2 8 "$(stopped_txn_agent 2)" \
+  txn --duration 40 --reply-timeout 2 --cc no-wait --locks-per-agent 20 --backoff 2000
 expect_hang_named txn_hung_txn_agent 3 12 \
   "transaction agent rank 2 holds locks at lock agent rank 0 but has sent nothing for 2 s" \
   txn --duration 40 --reply-timeout 2 --fail-rank 2 --fail-after 1 --fail-how hang

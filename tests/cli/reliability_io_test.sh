@@ -127,5 +127,118 @@ expect_exit output_is_input 2 "--output and --input-r name the same file" \
 expect_exit json_is_output 2 "--output and --json name the same file" \
   "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --output "$out/same.json" --json "$out/same.json"
 
+# --- inputs are never silently dropped or misread
+in=$work/in_dir
+mkdir -p "$in"
+printf '1,10\n2,20\n3,30\n' > "$in/s.csv"
+mkfifo "$in/pipe.csv"
+expect_exit input_fifo_refused 2 "cannot read input file '$in/pipe.csv': it is a FIFO \\(named pipe\\), not a regular file" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/pipe.csv" --input-s "$in/s.csv"
+expect_exit input_device_refused 2 "cannot read input file '/dev/zero': it is a device" \
+  "${mpirun[@]}" "$hpcdb" join --input-r /dev/zero --input-s "$in/s.csv"
+# A first line that is not clearly a header is data (and malformed), never skipped in silence.
+printf 'x5,1\n1,2\n2,3\n' > "$in/odd_first.csv"
+printf '# comment\n1,2\n' > "$in/comment_first.csv"
+printf 'key,rid\n1,2\n2,3\n' > "$in/named.csv"
+expect_exit header_auto_not_clear 2 "malformed line at byte offset 0: .*found \"x5,1\".*--header yes skips it" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/odd_first.csv" --input-s "$in/s.csv"
+expect_exit header_auto_comment 2 "malformed line at byte offset 0: .*found \"# comment\"" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/comment_first.csv" --input-s "$in/s.csv"
+expect_ok header_auto_named_reported "R = .*named.csv \\(2 tuples, first line 'key,rid' skipped as a header\\)" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/named.csv" --input-s "$in/s.csv" --json "$work/header.json"
+if python3 -c 'import json,sys; w=json.load(open(sys.argv[1]))["workload"]; sys.exit(0 if w["header_skipped_r"]=="key,rid" and w["header_skipped_s"] is None else 1)' "$work/header.json"; then
+  pass header_skipped_in_json
+else
+  fail header_skipped_in_json
+fi
+expect_ok header_yes_skips_any "first line 'x5,1' skipped as a header.*matches|matches" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/odd_first.csv" --input-s "$in/s.csv" --header yes
+# --header yes applies to both inputs: S's first line '1,10' is skipped too, leaving 1 match.
+if grep -q "first line 'x5,1' skipped as a header" "$work/out" && grep -q "first line '1,10' skipped" "$work/out" &&
+   grep -Eq "[^0-9]1 matches" "$work/out"; then
+  pass header_yes_result
+else
+  fail "header_yes_result: $(grep -i match "$work/out" | head -2)"
+fi
+expect_exit header_no_keeps_names 2 "malformed line at byte offset 0: .*found \"key,rid\"" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/named.csv" --input-s "$in/s.csv" --header no
+expect_exit header_with_generated_data 2 "--header applies to CSV input files" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --header yes
+# Text under a binary name whose size is a multiple of 16, and binary records under a .csv name.
+printf '1,1\n2,2\n3,3\n4,4\n' > "$in/text.bin"
+expect_exit text_in_binary_input 2 "input '$in/text.bin' holds CSV text .*give it a name ending in .csv" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/text.bin" --input-s "$in/s.csv"
+"$hpcdb" generate --inner 100 --outer 100 --output-r "$in/records.bin" --output-s "$in/records_s.bin" > /dev/null 2>&1
+cp "$in/records.bin" "$in/records.csv"
+expect_exit binary_in_csv_input 2 "input '$in/records.csv' is not text: byte offset [0-9]+ holds .x[0-9A-F][0-9A-F].*does not end in .csv" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/records.csv" --input-s "$in/s.csv"
+# Unprintable bytes of a malformed line are shown escaped.
+printf '1,2\n3,\3034\n' > "$in/latin.csv"
+expect_exit csv_error_escapes_bytes 2 'found "3,.xC3.x1C4"|found "3,.xC34"' \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/latin.csv" --input-s "$in/s.csv"
+printf '1,2\n3,\303\2514\n' > "$in/utf8.csv"
+expect_exit csv_error_escapes_utf8 2 'found "3,.xC3.xA94"' \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/utf8.csv" --input-s "$in/s.csv"
+# The same file for both outputs of generate would lose R.
+expect_exit generate_same_output 2 "--output-r and --output-s name the same file" \
+  "${mpirun[@]}" "$hpcdb" generate --inner 100 --outer 100 --output-r "$in/same.bin" --output-s "$in/../in_dir/same.bin"
+# Options that would be ignored, and numbers that would wrap.
+expect_exit zipf_with_input_files 2 "--zipf shapes generated data, but R and S come from --input-r/--input-s" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/named.csv" --input-s "$in/s.csv" --zipf 1.2
+expect_exit inner_with_input_files 2 "--inner shapes generated data" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/named.csv" --input-s "$in/s.csv" --inner 5M
+expect_exit seed_with_input_files 2 "--seed shapes generated data" \
+  "${mpirun[@]}" "$hpcdb" join --input-r "$in/named.csv" --input-s "$in/s.csv" --seed 7
+expect_exit seed_negative 2 "--seed: must be a whole number of 0 or more, not '-1'" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --seed -1
+expect_exit generate_seed_negative 2 "--seed: must be a whole number of 0 or more, not '-1'" \
+  "${mpirun[@]}" "$hpcdb" generate --inner 100 --outer 100 --seed -1 --output-r "$in/a.bin" --output-s "$in/b.bin"
+expect_exit threads_negative 2 "--threads: must be a whole number of 0 or more, not '-2'" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --threads -2
+expect_exit zipf_not_finite 2 "--zipf: must be a finite number, not 'nan'" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --zipf nan
+# Memory driven by the radix bits: refused before anything is allocated, naming the option.
+if [ "$(awk '/MemAvailable/ {print int($2 / 1048576)}' /proc/meminfo)" -lt 60 ]; then
+  expect_exit network_bits_memory 2 "this join .* needs about .* of memory on this node, more than .*--network-bits 24 drives most of it" \
+    "${mpirun[@]}" "$hpcdb" join --inner 1M --outer 1M --network-bits 24 --threads 8
+fi
+if [ "$ranks" -ge 2 ]; then
+  expect_exit txn_duration_infinite 2 "--duration: must be a finite number, not 'inf'" \
+    "${mpirun[@]}" "$hpcdb" txn --duration inf
+  expect_exit txn_duration_absurd 2 "--duration must be more than 0 and at most 1000000 s .*, not 1e\\+300" \
+    "${mpirun[@]}" "$hpcdb" txn --duration 1e300
+  expect_exit txn_reply_timeout_absurd 2 "--reply-timeout must be more than 0 and at most 1000000 s, not 1e\\+20" \
+    "${mpirun[@]}" "$hpcdb" txn --reply-timeout 1e20
+  expect_exit txn_fail_rank_beyond 2 "--fail-rank $ranks names no rank: this job has ranks 0 to $((ranks - 1))" \
+    "${mpirun[@]}" "$hpcdb" txn --fail-rank "$ranks" --duration 1
+  # Records beyond memory (or /dev/shm): refused naming the option, not an MPI_ERR_INTERN dump.
+  expect_exit txn_locks_beyond_memory 2 "keeping the records of this node's 1 lock agent needs about .* use fewer --locks-per-agent" \
+    "${mpirun[@]}" "$hpcdb" txn --locks-per-agent 10G --duration 1
+fi
+
+# --- messages
+if [ "$ranks" -eq 1 ]; then
+  expect_exit mistyped_command 2 "unknown command 'jion' \\(did you mean 'join'\\?\\); the commands are join, generate" \
+    "$hpcdb" jion --inner 1000
+  expect_exit no_command 2 "give a command: join, generate, calibrate, model, txn" "$hpcdb"
+  expect_exit option_given_twice 2 "--inner was given twice \\('1000' and '2000'\\); give it once" \
+    "$hpcdb" join --inner 1000 --inner 2000
+  expect_exit flag_given_twice 2 "--verify was given twice; give it once" "$hpcdb" join --inner 1000 --verify --verify
+  expect_ok version "^hpcdb [0-9]+\\.[0-9]+\\.[0-9]+" "$hpcdb" --version
+  # Ctrl-C: one line, exit 130, no temporary file left.
+  "$hpcdb" generate --inner 100M --outer 100M --output-r "$in/int_r.bin" --output-s "$in/int_s.bin" > "$work/out" 2> "$work/err" &
+  job=$!
+  for _ in $(seq 100); do ls -A "$in" | grep -q 'partial' && break; sleep 0.1; done
+  kill -INT "$job"
+  wait "$job"
+  rc=$?
+  if [ "$rc" -eq 130 ] && [ "$(grep -c . "$work/err")" -eq 1 ] && grep -q "^hpcdb: interrupted (Ctrl-C)" "$work/err"; then
+    pass "interrupted_exit_130 ($(cat "$work/err"))"
+  else
+    fail "interrupted_exit_130 (exit $rc): $(cat "$work/err")"
+  fi
+  no_partial_files no_partial_files_after_interruption "$in"
+fi
+
 echo "$passed passed, $failed failed"
 [ $failed -eq 0 ]

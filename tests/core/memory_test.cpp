@@ -17,7 +17,30 @@ TEST(SharedMemoryShortfall, TellsHowMuchIsNeededAndFree) {
   const std::optional<std::string> message = shared_memory_shortfall(*free + (std::uint64_t{1} << 30), "/tmp");
   ASSERT_TRUE(message);
   EXPECT_NE(message->find("needs about"), std::string::npos) << *message;
-  EXPECT_NE(message->find("/tmp has only"), std::string::npos) << *message;
+  EXPECT_NE(message->find("free in /tmp (95% of it"), std::string::npos) << *message;
+}
+
+TEST(SharedMemoryShortfall, StatesItsMarginWhenLessThanFreeIsNeeded) {
+  // Between the usable 95% and all that is free: the message must not claim there is less free than needed.
+  const std::optional<std::uint64_t> free = free_bytes_in("/tmp");
+  ASSERT_TRUE(free);
+  const auto needed = static_cast<std::uint64_t>(0.975 * static_cast<double>(*free));
+  const std::optional<std::string> message = shared_memory_shortfall(needed, "/tmp");
+  ASSERT_TRUE(message);
+  EXPECT_EQ(message->find("has only"), std::string::npos) << *message;
+  EXPECT_NE(message->find("more than the"), std::string::npos) << *message;
+  EXPECT_NE(message->find("it may use of the"), std::string::npos) << *message;
+}
+
+TEST(MemoryShortfall, KeepsATenthOfTheAvailableMemoryFree) {
+  const std::uint64_t gib = std::uint64_t{1} << 30;
+  EXPECT_FALSE(memory_shortfall(9 * gib, 10 * gib));
+  const std::optional<std::string> message = memory_shortfall(9 * gib + 1, 10 * gib);
+  ASSERT_TRUE(message);
+  EXPECT_NE(message->find("needs about 9.0 GiB of memory on this node, more than the 9.0 GiB it may use of the "
+                          "10.0 GiB available (90% of it"),
+            std::string::npos)
+      << *message;
 }
 
 TEST(SharedMemoryShortfall, NothingWhenTheDirectoryCannotBeExamined) {

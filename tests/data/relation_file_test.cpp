@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -38,13 +40,27 @@ class RelationFileTest : public ::testing::Test {
     return p;
   }
 
-  static std::vector<Tuple> read_all(const std::string& p, unsigned parts) {
+  static std::vector<Tuple> read_all(const std::string& p, unsigned parts, CsvHeader header = CsvHeader::automatic) {
     std::vector<Tuple> all;
     for (unsigned part = 0; part < parts; ++part) {
-      const auto tuples = read_relation_part(p, part, parts);
+      const auto tuples = read_relation_part(p, part, parts, header).tuples;
       all.insert(all.end(), tuples.begin(), tuples.end());
     }
     return all;
+  }
+
+  // The header some part of `parts` skipped (at most one may).
+  static std::optional<std::string> skipped_header(const std::string& p, unsigned parts,
+                                                   CsvHeader header = CsvHeader::automatic) {
+    std::optional<std::string> found;
+    for (unsigned part = 0; part < parts; ++part) {
+      auto skipped = read_relation_part(p, part, parts, header).skipped_header;
+      if (skipped) {
+        EXPECT_FALSE(found) << "two parts skipped a header";
+        found = skipped;
+      }
+    }
+    return found;
   }
 
   static std::vector<Tuple> sample_tuples(std::size_t n) {
@@ -111,7 +127,7 @@ TEST_F(RelationFileTest, BinaryPartsFollowSplitPoints) {
   for (unsigned parts = 1; parts <= 13; ++parts) {
     std::vector<Tuple> all;
     for (unsigned part = 0; part < parts; ++part) {
-      const auto piece = read_relation_part(p, part, parts);
+      const auto piece = read_relation_part(p, part, parts).tuples;
       ASSERT_EQ(piece.size(), split_point(10, parts, part + 1) - split_point(10, parts, part));
       all.insert(all.end(), piece.begin(), piece.end());
     }
@@ -121,8 +137,8 @@ TEST_F(RelationFileTest, BinaryPartsFollowSplitPoints) {
 
 TEST_F(RelationFileTest, EmptyBinaryFile) {
   const std::string p = write_text("empty.bin", "");
-  EXPECT_EQ(read_relation_part(p, 0, 1).size(), 0u);
-  EXPECT_EQ(read_relation_part(p, 2, 3).size(), 0u);
+  EXPECT_EQ(read_relation_part(p, 0, 1).tuples.size(), 0u);
+  EXPECT_EQ(read_relation_part(p, 2, 3).tuples.size(), 0u);
 }
 
 TEST_F(RelationFileTest, CsvRoundTrip) {
@@ -188,6 +204,53 @@ TEST_F(RelationFileTest, CsvHeaderIsOptional) {
             std::string::npos);
 }
 
+TEST(CsvHeaderLine, OnlyTwoNamesAreClearlyAHeader) {
+  for (const char* line : {"key,rid", "k,r", " key , rid ", "\"key\",\"rid\"", "_k,rid_2", "order key,row-id",
+                           "R.key,R.rid"}) {
+    EXPECT_TRUE(is_clearly_a_header(line)) << line;
+  }
+  for (const char* line : {"x5,1", "# comment", "1,2", "key", "key,rid,extra", "key,", ",rid", "key,5", "-,rid",
+                           "k#,r", "5x,y", "", "\"key,rid\""}) {
+    EXPECT_FALSE(is_clearly_a_header(line)) << line;
+  }
+}
+
+TEST_F(RelationFileTest, AutomaticHeaderSkipsOnlyAClearHeaderAndSaysSo) {
+  const std::string named = write_text("named.csv", "key,rid\r\n7,8\n");
+  EXPECT_EQ(read_all(named, 1), (std::vector<Tuple>{{7, 8}}));
+  for (unsigned parts : {1u, 2u, 5u, 40u}) EXPECT_EQ(skipped_header(named, parts), "key,rid") << parts << " parts";
+  EXPECT_FALSE(skipped_header(write_text("plain.csv", "7,8\n"), 3));
+
+  // A first line that is not clearly a header is data, and as data it is malformed: not skipped in silence.
+  for (const char* content : {"x5,1\n1,2\n", "# comment\n1,2\n", "key;rid\n1,2\n"}) {
+    const std::string message = usage_error_of([&] { read_all(write_text("odd.csv", content), 1); });
+    EXPECT_NE(message.find("malformed line at byte offset 0"), std::string::npos) << message;
+    EXPECT_NE(message.find("--header yes"), std::string::npos) << message;
+  }
+}
+
+TEST_F(RelationFileTest, HeaderYesSkipsAnyFirstLineAndNoSkipsNone) {
+  const std::string odd = write_text("odd.csv", "x5,1\n1,2\n");
+  EXPECT_EQ(read_all(odd, 1, CsvHeader::present), (std::vector<Tuple>{{1, 2}}));
+  EXPECT_EQ(read_all(odd, 3, CsvHeader::present), (std::vector<Tuple>{{1, 2}}));
+  EXPECT_EQ(skipped_header(odd, 2, CsvHeader::present), "x5,1");
+  // yes skips a numeric first line too; no keeps it.
+  const std::string numeric = write_text("numeric.csv", "5,6\n1,2\n");
+  EXPECT_EQ(read_all(numeric, 2, CsvHeader::present), (std::vector<Tuple>{{1, 2}}));
+  EXPECT_EQ(read_all(numeric, 2, CsvHeader::absent), (std::vector<Tuple>{{5, 6}, {1, 2}}));
+  const std::string named = write_text("named.csv", "key,rid\n1,2\n");
+  EXPECT_NE(usage_error_of([&] { read_all(named, 1, CsvHeader::absent); }).find("found \"key,rid\""),
+            std::string::npos);
+  EXPECT_FALSE(skipped_header(numeric, 2, CsvHeader::absent));
+}
+
+TEST(CsvHeaderOption, ParsesAutoYesNo) {
+  EXPECT_EQ(parse_csv_header("auto", "--header"), CsvHeader::automatic);
+  EXPECT_EQ(parse_csv_header("yes", "--header"), CsvHeader::present);
+  EXPECT_EQ(parse_csv_header("no", "--header"), CsvHeader::absent);
+  EXPECT_THROW(parse_csv_header("maybe", "--header"), UsageError);
+}
+
 struct MalformedCase {
   std::string content;
   std::uint64_t offset;
@@ -226,7 +289,19 @@ INSTANTIATE_TEST_SUITE_P(
                       MalformedCase{"1,2\n,5\n", 4, ",5"},                                  // empty field
                       MalformedCase{"1,2\n3,4x", 4, "3,4x"},                                // at end of file
                       MalformedCase{"1,2\n1.5,2\n", 4, "1.5,2"},
-                      MalformedCase{std::string("1,2\n3,\0" "4\n", 9), 4, "3,?4"}));
+                      MalformedCase{"1,2\n3,\xC3\xA9" "4\n", 4, "3,\\xC3\\xA94"},      // unprintable bytes escaped
+                      MalformedCase{"1,2\n3,\\4\t\n", 4, "3,\\\\4\\t"}));
+
+TEST_F(RelationFileTest, ControlBytesFarIntoACsvAreShownEscaped) {
+  // Beyond the beginning that tells binary from text: a malformed line, its bytes escaped.
+  std::string content;
+  while (content.size() < 5000) content += "1,2\n";
+  const std::uint64_t offset = content.size();
+  content += std::string("3,\0" "4\x01\n", 6);
+  const std::string message = usage_error_of([&] { read_all(write_text("late.csv", content), 2); });
+  EXPECT_NE(message.find("byte offset " + std::to_string(offset)), std::string::npos) << message;
+  EXPECT_NE(message.find("found \"3,\\x004\\x01\""), std::string::npos) << message;
+}
 
 TEST_F(RelationFileTest, MalformedLongLineIsShortenedInTheMessage) {
   const std::string line = "1," + std::string(500, '7') + "x";
@@ -250,6 +325,53 @@ TEST_F(RelationFileTest, DirectoryIsNotAnInput) {
             std::string::npos);
   EXPECT_NE(usage_error_of([&] { read_relation_part(dir_.string(), 0, 1); }).find("is a directory"),
             std::string::npos);
+}
+
+TEST_F(RelationFileTest, FifoAndDevicesAreRefusedWithoutBlocking) {
+  // Opening a FIFO for reading blocks until a writer comes: the reader must refuse it instead.
+  const std::string fifo = path("pipe.csv");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_NE(usage_error_of([&] { read_relation_part(fifo, 0, 1); }).find("it is a FIFO (named pipe), not a regular file"),
+            std::string::npos);
+  const std::string fifo_bin = path("pipe.bin");
+  ASSERT_EQ(::mkfifo(fifo_bin.c_str(), 0600), 0);
+  EXPECT_NE(usage_error_of([&] { read_relation_part(fifo_bin, 1, 2); }).find("FIFO"), std::string::npos);
+  EXPECT_NE(usage_error_of([&] { read_relation_part("/dev/null", 0, 1); }).find("it is a device"), std::string::npos);
+  EXPECT_NE(usage_error_of([&] { read_relation_part("/dev/zero", 0, 1); }).find("it is a device"), std::string::npos);
+}
+
+TEST_F(RelationFileTest, CsvTextUnderABinaryNameIsRefusedWithAHint) {
+  // 16 bytes of 'key,rid' lines: a multiple of the record size, yet text.
+  for (const char* content : {"1,1\n2,2\n3,3\n4,4\n", "key,rid\n1,1\n2,2\n", "1, 2\r\n\r\n3 ,4\r\n5,6\r\n7,8\r\n9,10\r\n\n\n"}) {
+    const std::string p = write_text("text.bin", content);
+    ASSERT_EQ(std::filesystem::file_size(p) % 16, 0u) << content;
+    for (unsigned part : {0u, 1u}) {
+      const std::string message = usage_error_of([&] { read_relation_part(p, part, 2); });
+      EXPECT_NE(message.find("holds CSV text"), std::string::npos) << message;
+      EXPECT_NE(message.find("name ending in .csv"), std::string::npos) << message;
+    }
+  }
+  // Large text files are judged by their complete lines at the start.
+  std::string big;
+  for (int i = 0; big.size() < 10000 || big.size() % 16 != 0; ++i) big += std::to_string(i) + "," + std::to_string(i) + "\n";
+  EXPECT_NE(usage_error_of([&] { read_relation_part(write_text("big.dat", big), 0, 1); }).find("holds CSV text"),
+            std::string::npos);
+  // Binary records whose bytes happen to be printable but are no CSV lines are read as records.
+  const std::string printable = write_text("printable.bin", "ABCDEFGHIJKLMNOPabcdefghijklmnop");
+  EXPECT_EQ(read_relation_part(printable, 0, 1).tuples.size(), 2u);
+}
+
+TEST_F(RelationFileTest, BinaryDataUnderACsvNameIsRefusedWithAHint) {
+  const auto tuples = sample_tuples(100);
+  const std::string p = path("records.csv");
+  write_relation(p, FileFormat::binary, tuples.data(), tuples.size());
+  for (unsigned part : {0u, 2u}) {
+    const std::string message = usage_error_of([&] { read_relation_part(p, part, 3); });
+    EXPECT_NE(message.find("is not text"), std::string::npos) << message;
+    EXPECT_NE(message.find("does not end in .csv"), std::string::npos) << message;
+  }
+  const std::string message = usage_error_of([&] { read_relation_part(write_text("nul.csv", std::string("1,2\n3,\0" "4\n", 9)), 0, 1); });
+  EXPECT_NE(message.find("byte offset 6 holds \\x00"), std::string::npos) << message;
 }
 
 TEST_F(RelationFileTest, BinarySizeMustBeAMultipleOf16) {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/units.hpp"
 
@@ -66,10 +68,24 @@ std::optional<std::uint64_t> free_bytes_in(const std::string& directory) {
 
 std::optional<std::string> shared_memory_shortfall(std::uint64_t bytes, const std::string& directory) {
   const std::optional<std::uint64_t> free = free_bytes_in(directory);
-  if (!free || static_cast<double>(bytes) <= 0.95 * static_cast<double>(*free)) return std::nullopt;
-  return "needs about " + format_bytes(static_cast<double>(bytes)) + " of node-shared memory on this node, but " +
-         directory + " has only " + format_bytes(static_cast<double>(*free)) + " free; enlarge it (mount -o remount,size=... " +
-         directory + ", or docker run --shm-size=...)";
+  if (!free) return std::nullopt;
+  const double usable = kUsableSharedMemoryShare * static_cast<double>(*free);
+  if (static_cast<double>(bytes) <= usable) return std::nullopt;
+  return fmt::format(
+      "needs about {} of node-shared memory on this node, more than the {} it may use of the {} free in {} "
+      "({:.0f}% of it, leaving the rest to MPI's own segments); enlarge it (mount -o remount,size=... {}, or docker "
+      "run --shm-size=...)",
+      format_bytes(static_cast<double>(bytes)), format_bytes(usable), format_bytes(static_cast<double>(*free)),
+      directory, 100 * kUsableSharedMemoryShare, directory);
+}
+
+std::optional<std::string> memory_shortfall(std::uint64_t bytes, std::uint64_t available) {
+  const double usable = kUsableMemoryShare * static_cast<double>(available);
+  if (static_cast<double>(bytes) <= usable) return std::nullopt;
+  return fmt::format("needs about {} of memory on this node, more than the {} it may use of the {} available "
+                     "({:.0f}% of it, leaving the rest to the system)",
+                     format_bytes(static_cast<double>(bytes)), format_bytes(usable),
+                     format_bytes(static_cast<double>(available)), 100 * kUsableMemoryShare);
 }
 
 }  // namespace hpcdb

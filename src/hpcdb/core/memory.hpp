@@ -98,10 +98,20 @@ inline constexpr const char* kSharedMemoryDirectory = "/dev/shm";
 // `directory`, or nothing when the directory cannot be examined.
 std::optional<std::uint64_t> free_bytes_in(const std::string& directory);
 
-// When `bytes` of node-shared memory would not fit (with 5% to spare) in the
-// file system holding `directory`: what to tell the user, starting "needs
-// about ...". Nothing when they fit or the directory cannot be examined.
+// Safety margins: allocations may use 90% of the memory available and 95%
+// of the free node-shared memory, leaving the rest to the system and to MPI's
+// own segments.
+inline constexpr double kUsableMemoryShare = 0.90;
+inline constexpr double kUsableSharedMemoryShare = 0.95;
+
+// When `bytes` of node-shared memory would not fit in the usable share of
+// the file system holding `directory`: what to tell the user, starting
+// "needs about ..." and stating the margin. Nothing when they fit or the
+// directory cannot be examined.
 std::optional<std::string> shared_memory_shortfall(std::uint64_t bytes,
                                                    const std::string& directory = kSharedMemoryDirectory);
+
+// The same for memory: when `bytes` exceed the usable share of `available`.
+std::optional<std::string> memory_shortfall(std::uint64_t bytes, std::uint64_t available = available_memory_bytes());
 
 }  // namespace hpcdb

@@ -117,6 +117,7 @@ StagedOutput::StagedOutput(const std::string& path, const std::string& what)
   struct stat status {};
   const bool device_or_fifo = ::stat(target_.c_str(), &status) == 0 && !S_ISREG(status.st_mode);
   staging_ = device_or_fifo ? target_ : create_temporary_beside(target_, what_, path_);
+  if (!in_place()) removed_on_interruption_ = TemporaryFileGuard(staging_);
 }
 
 StagedOutput::~StagedOutput() {
@@ -126,6 +127,7 @@ StagedOutput::~StagedOutput() {
 void StagedOutput::commit() {
   if (!in_place()) {
     if (::rename(staging_.c_str(), target_.c_str()) != 0) throw Error(output_error(what_, path_, errno));
+    removed_on_interruption_.release();
     // The rename itself reaches storage with the directory.
     const fs::path t(target_);
     const std::string directory = t.has_parent_path() ? t.parent_path().string() : ".";

@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "hpcdb/core/interruption.hpp"
+
 namespace hpcdb {
 
 // "cannot write <what> '<path>': <strerror(error_number)>".
@@ -63,6 +65,7 @@ class StagedOutput {
   std::string staging_;
   std::string what_;
   bool committed_ = false;
+  TemporaryFileGuard removed_on_interruption_;
 };
 
 // Writes `content` as the whole output at `path`, or to standard output for

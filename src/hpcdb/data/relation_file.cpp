@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <system_error>
 
@@ -37,10 +38,19 @@ constexpr std::size_t kMaxIoBytes = std::size_t{1} << 30;
 // How much of a malformed line an error message shows.
 constexpr std::size_t kShownLineChars = 60;
 
+std::string not_regular_reason(mode_t mode) {
+  if (S_ISDIR(mode)) return "it is a directory";
+  if (S_ISFIFO(mode)) return "it is a FIFO (named pipe), not a regular file";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "it is a device, not a regular file";
+  if (S_ISSOCK(mode)) return "it is a socket, not a regular file";
+  return "it is not a regular file";
+}
+
 class InputFile {
  public:
   explicit InputFile(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Non-blocking, so that a FIFO (whose open waits for a writer) is refused instead of waited for.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd_ < 0) throw UsageError("cannot open input file '" + path + "': " + std::strerror(errno));
     struct stat status {};
     if (::fstat(fd_, &status) != 0) {
@@ -50,8 +60,8 @@ class InputFile {
     }
     if (!S_ISREG(status.st_mode)) {
       ::close(fd_);
-      throw UsageError("cannot read input file '" + path + "': " +
-                       (S_ISDIR(status.st_mode) ? "it is a directory" : "it is not a regular file"));
+      throw UsageError("cannot read input file '" + path + "': " + not_regular_reason(status.st_mode) +
+                       "; every rank reads its own byte range of an input, so it must be a regular file");
     }
     size_ = static_cast<std::uint64_t>(status.st_size);
   }
@@ -84,14 +94,65 @@ class InputFile {
   std::uint64_t size_ = 0;
 };
 
-bool looks_like_text(const InputFile& file) {
-  char head[4096];
-  const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), sizeof(head)));
-  file.read_exactly(head, bytes, 0);
-  return std::all_of(head, head + bytes, [](char c) {
-    const auto u = static_cast<unsigned char>(c);
-    return (u >= 0x20 && u < 0x7F) || c == '\n' || c == '\r' || c == '\t';
-  });
+// How much of an input's beginning tells text from binary data.
+constexpr std::size_t kHeadBytes = 4096;
+
+std::string head_of(const InputFile& file) {
+  std::string head(static_cast<std::size_t>(std::min<std::uint64_t>(file.size(), kHeadBytes)), '\0');
+  file.read_exactly(head.data(), head.size(), 0);
+  return head;
+}
+
+// A byte no text file holds (UTF-8 text may hold bytes above 0x7F).
+bool is_control_byte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u < 0x20 && c != '\n' && c != '\r' && c != '\t') || u == 0x7F;
+}
+
+// Plain ASCII text: what CSV 'key,rid' lines are made of.
+bool looks_like_text(const std::string& head) {
+  return std::all_of(head.begin(), head.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80 && !is_control_byte(c); });
+}
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+bool is_number(std::string_view s) {
+  std::uint64_t value = 0;
+  const auto result = std::from_chars(s.data(), s.data() + s.size(), value);
+  return result.ec == std::errc{} && result.ptr == s.data() + s.size();
+}
+
+bool is_data_line(std::string_view line) {
+  const std::size_t comma = line.find(',');
+  return comma != std::string_view::npos && is_number(trimmed(line.substr(0, comma))) &&
+         is_number(trimmed(line.substr(comma + 1)));
+}
+
+// Whether the beginning of a file (its first `head.size()` bytes of
+// `file_size`) is made of CSV 'key,rid' lines: text, at least one line, every
+// complete line blank or two numbers (the first may be a header).
+bool looks_like_csv(std::string_view head, std::uint64_t file_size) {
+  if (!looks_like_text(std::string(head))) return false;
+  if (head.size() < file_size) {  // the last line may be cut: judge the complete ones
+    const std::size_t last = head.rfind('\n');
+    if (last == std::string_view::npos) return false;
+    head = head.substr(0, last + 1);
+  }
+  if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+  bool data = false;
+  for (bool first = true; !head.empty(); first = false) {
+    const std::size_t end = std::min(head.find('\n'), head.size());
+    const std::string_view line = trimmed(head.substr(0, end));
+    head.remove_prefix(std::min(end + 1, head.size()));
+    if (line.empty() || (first && is_clearly_a_header(line))) continue;
+    if (!is_data_line(line)) return false;
+    data = true;
+  }
+  return data;
 }
 
 AlignedArray<Tuple> read_binary_part(const InputFile& file, unsigned part, unsigned parts) {
@@ -100,10 +161,16 @@ AlignedArray<Tuple> read_binary_part(const InputFile& file, unsigned part, unsig
         "input '{}': its size, {} bytes, is not a multiple of 16, so it is not a binary relation file "
         "(16-byte records of a little-endian 64-bit key and RID)",
         file.path(), file.size());
-    if (looks_like_text(file)) {
+    if (looks_like_text(head_of(file))) {
       message += "; it looks like text: if it holds 'key,rid' lines, give it a name ending in .csv";
     }
     throw UsageError(message);
+  }
+  if (looks_like_csv(head_of(file), file.size())) {
+    throw UsageError(fmt::format(
+        "input '{}' holds CSV text ('key,rid' lines), but a name that does not end in .csv is read as binary "
+        "16-byte records; give it a name ending in .csv",
+        file.path()));
   }
   const std::uint64_t records = file.size() / sizeof(Tuple);
   const std::uint64_t begin = split_point(records, parts, part);
@@ -121,6 +188,15 @@ const char* skip_blanks(const char* p) {
   return p;
 }
 
+// A byte as a reader sees it in a message: printable ASCII as itself, others as \t or \xNN.
+std::string escaped(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  if (u >= 0x20 && u < 0x7F && c != '\\') return std::string(1, c);
+  if (c == '\\') return "\\\\";
+  if (c == '\t') return "\\t";
+  return fmt::format("\\x{:02X}", u);
+}
+
 // The line starting at `line`, which ends at the next '\n' before `stop`,
 // made printable and cut to a readable length.
 std::string shown_line(const char* line, const char* stop) {
@@ -129,34 +205,49 @@ std::string shown_line(const char* line, const char* stop) {
   if (end > line && end[-1] == '\r') --end;
   const auto length = static_cast<std::size_t>(end - line);
   std::string shown;
-  for (std::size_t i = 0; i < std::min(length, kShownLineChars); ++i) {
-    const auto u = static_cast<unsigned char>(line[i]);
-    shown += (u >= 0x20 && u < 0x7F) || line[i] == '\t' ? line[i] : '?';
-  }
+  for (std::size_t i = 0; i < std::min(length, kShownLineChars); ++i) shown += escaped(line[i]);
   if (length > kShownLineChars) shown += "...";
   return shown;
 }
 
-[[noreturn]] void throw_malformed(const InputFile& file, std::uint64_t offset, const char* line, const char* stop) {
+[[noreturn]] void throw_malformed(const InputFile& file, std::uint64_t offset, const char* line, const char* stop,
+                                  bool first_line = false) {
   throw UsageError(fmt::format(
       "input '{}': malformed line at byte offset {}: expected 'key,rid' with two unsigned 64-bit integers, "
-      "found \"{}\"",
-      file.path(), offset, shown_line(line, stop)));
+      "found \"{}\"{}",
+      file.path(), offset, shown_line(line, stop),
+      first_line ? " (a first line is skipped as a header only when it names two columns, as 'key,rid' does; "
+                   "--header yes skips it whatever it holds)"
+                 : ""));
+}
+
+// A CSV input must be text: a byte that is not (a zero byte, a control
+// character) near its start means binary data under a .csv name.
+void refuse_binary_in_csv(const InputFile& file) {
+  const std::string head = head_of(file);
+  const auto bad = std::find_if(head.begin(), head.end(), is_control_byte);
+  if (bad == head.end()) return;
+  throw UsageError(fmt::format(
+      "input '{}' is not text: byte offset {} holds {}, so it looks like binary data rather than CSV 'key,rid' "
+      "lines; a binary relation file (16-byte records) needs a name that does not end in .csv",
+      file.path(), bad - head.begin(), escaped(*bad)));
 }
 
 // Reads the lines of a CSV file that start in [begin, end).
 class CsvPartReader {
  public:
-  CsvPartReader(const InputFile& file, std::uint64_t begin, std::uint64_t end)
-      : file_(file), begin_(begin), end_(end), buffer_(new char[kChunkBytes + 1]) {}
+  CsvPartReader(const InputFile& file, std::uint64_t begin, std::uint64_t end, CsvHeader header)
+      : file_(file), begin_(begin), end_(end), header_(header), buffer_(new char[kChunkBytes + 1]) {}
 
-  AlignedArray<Tuple> read() {
+  RelationPart read() {
     if (begin_ >= end_) return {};
     const std::uint64_t start = first_line_start();
     if (start >= end_) return {};
-    AlignedArray<Tuple> tuples(line_bound(start), Prefault::no);
-    tuples.resize(parse(start, tuples.data(), tuples.size()));
-    return tuples;
+    RelationPart part;
+    part.tuples = AlignedArray<Tuple>(line_bound(start), Prefault::no);
+    part.tuples.resize(parse(start, part.tuples.data(), part.tuples.size()));
+    part.skipped_header = std::move(skipped_header_);
+    return part;
   }
 
  private:
@@ -235,15 +326,20 @@ class CsvPartReader {
           break;
         }
         const char* q = p;
+        const bool at_first_line = first_line;
         if (first_line) {
           first_line = false;
           if (stop - q >= 3 && std::memcmp(q, "\xEF\xBB\xBF", 3) == 0) q += 3;
-          const char c = *skip_blanks(q);
-          if (!std::isdigit(static_cast<unsigned char>(c)) && c != '+' && c != '-' && c != '\r' && c != '\n') {
-            p = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(stop - q))) + 1;
+          const char* newline = static_cast<const char*>(std::memchr(q, '\n', static_cast<std::size_t>(stop - q)));
+          std::string_view line(q, static_cast<std::size_t>(newline - q));
+          if (line.ends_with('\r')) line.remove_suffix(1);
+          if (header_ == CsvHeader::present || (header_ == CsvHeader::automatic && is_clearly_a_header(line))) {
+            skipped_header_ = std::string(line);
+            p = newline + 1;
             continue;
           }
         }
+        const auto malformed = [&] { throw_malformed(file_, line_offset, p, stop, at_first_line); };
         q = skip_blanks(q);
         if (*q == '\r') ++q;
         if (*q == '\n') {  // blank line
@@ -252,15 +348,15 @@ class CsvPartReader {
         }
         Tuple tuple{};
         const auto key = std::from_chars(q, stop, tuple.key);
-        if (key.ec != std::errc{}) throw_malformed(file_, line_offset, p, stop);
+        if (key.ec != std::errc{}) malformed();
         q = skip_blanks(key.ptr);
-        if (*q != ',') throw_malformed(file_, line_offset, p, stop);
+        if (*q != ',') malformed();
         q = skip_blanks(q + 1);
         const auto rid = std::from_chars(q, stop, tuple.rid);
-        if (rid.ec != std::errc{}) throw_malformed(file_, line_offset, p, stop);
+        if (rid.ec != std::errc{}) malformed();
         q = skip_blanks(rid.ptr);
         if (*q == '\r') ++q;
-        if (*q != '\n') throw_malformed(file_, line_offset, p, stop);
+        if (*q != '\n') malformed();
         if (count == capacity) {
           throw Error("input file '" + file_.path() + "' changed while it was being read");
         }
@@ -277,6 +373,8 @@ class CsvPartReader {
   const InputFile& file_;
   std::uint64_t begin_;
   std::uint64_t end_;
+  CsvHeader header_;
+  std::optional<std::string> skipped_header_;
   std::unique_ptr<char[]> buffer_;  // kChunkBytes plus room for a sentinel
 };
 
@@ -314,14 +412,38 @@ FileFormat format_for_path(const std::string& path) {
   return csv ? FileFormat::csv : FileFormat::binary;
 }
 
-AlignedArray<Tuple> read_relation_part(const std::string& path, unsigned part, unsigned parts) {
+CsvHeader parse_csv_header(const std::string& text, const std::string& option) {
+  if (text == "auto") return CsvHeader::automatic;
+  if (text == "yes") return CsvHeader::present;
+  if (text == "no") return CsvHeader::absent;
+  throw UsageError(option + " must be auto, yes or no, not '" + text + "'");
+}
+
+bool is_clearly_a_header(std::string_view line) {
+  const auto is_name = [](std::string_view field) {
+    field = trimmed(field);
+    if (field.size() >= 2 && field.front() == '"' && field.back() == '"') field = field.substr(1, field.size() - 2);
+    if (field.empty()) return false;
+    const auto u = static_cast<unsigned char>(field.front());
+    if (!std::isalpha(u) && field.front() != '_') return false;
+    return std::all_of(field.begin(), field.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.' || c == ' ';
+    });
+  };
+  const std::size_t comma = line.find(',');
+  if (comma == std::string_view::npos || line.find(',', comma + 1) != std::string_view::npos) return false;
+  return is_name(line.substr(0, comma)) && is_name(line.substr(comma + 1));
+}
+
+RelationPart read_relation_part(const std::string& path, unsigned part, unsigned parts, CsvHeader header) {
   if (parts == 0 || part >= parts) {
     throw UsageError(fmt::format("cannot read part {} of {} of input '{}': the part must be below the number of parts",
                                  part, parts, path));
   }
   const InputFile file(path);
-  if (format_for_path(path) == FileFormat::binary) return read_binary_part(file, part, parts);
-  CsvPartReader reader(file, split_point(file.size(), parts, part), split_point(file.size(), parts, part + 1));
+  if (format_for_path(path) == FileFormat::binary) return {read_binary_part(file, part, parts), std::nullopt};
+  refuse_binary_in_csv(file);
+  CsvPartReader reader(file, split_point(file.size(), parts, part), split_point(file.size(), parts, part + 1), header);
   return reader.read();
 }
 

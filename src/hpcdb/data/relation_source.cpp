@@ -25,6 +25,22 @@ Relation generate_part(const Cluster& cluster, std::uint64_t global_size, unsign
   return relation;
 }
 
+// Collective. The text that at most one rank holds, on every rank.
+std::optional<std::string> text_from_holder(const std::optional<std::string>& mine, MPI_Comm comm) {
+  int rank = 0;
+  int size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const int holder = allreduce(mine ? rank : size, MPI_MIN, comm);
+  if (holder == size) return std::nullopt;
+  std::string text = mine.value_or("");
+  auto length = static_cast<std::uint64_t>(text.size());
+  MPI_Bcast(&length, 1, MPI_UINT64_T, holder, comm);
+  text.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, holder, comm);
+  return text;
+}
+
 }  // namespace
 
 InputRelations generate_relations(const Cluster& cluster, const WorkloadSpec& spec, unsigned threads) {
@@ -39,14 +55,22 @@ InputRelations generate_relations(const Cluster& cluster, const WorkloadSpec& sp
   return inputs;
 }
 
-InputRelations read_relations(const Cluster& cluster, const std::string& inner_path, const std::string& outer_path) {
+InputRelations read_relations(const Cluster& cluster, const std::string& inner_path, const std::string& outer_path,
+                              CsvHeader header) {
   InputRelations inputs;
   const auto rank = static_cast<unsigned>(cluster.rank());
   const auto ranks = static_cast<unsigned>(cluster.size());
   run_collectively(cluster.world(), [&] {
-    inputs.inner.tuples = read_relation_part(inner_path, rank, ranks);
-    inputs.outer.tuples = read_relation_part(outer_path, rank, ranks);
+    RelationPart inner = read_relation_part(inner_path, rank, ranks, header);
+    RelationPart outer = read_relation_part(outer_path, rank, ranks, header);
+    inputs.inner.tuples = std::move(inner.tuples);
+    inputs.outer.tuples = std::move(outer.tuples);
+    inputs.inner_header = std::move(inner.skipped_header);
+    inputs.outer_header = std::move(outer.skipped_header);
   });
+  // The part that began with a file's first line may be any rank's (with more ranks than lines).
+  inputs.inner_header = text_from_holder(inputs.inner_header, cluster.world());
+  inputs.outer_header = text_from_holder(inputs.outer_header, cluster.world());
   inputs.inner.global_size = allreduce<std::uint64_t>(inputs.inner.tuples.size(), MPI_SUM, cluster.world());
   inputs.outer.global_size = allreduce<std::uint64_t>(inputs.outer.tuples.size(), MPI_SUM, cluster.world());
   inputs.inner = share_on_node(cluster, inputs.inner);

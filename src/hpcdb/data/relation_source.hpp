@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hpcdb/data/relation.hpp"
+#include "hpcdb/data/relation_file.hpp"
 #include "hpcdb/data/shared_file_writer.hpp"
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/net/cluster.hpp"
@@ -16,6 +17,9 @@ namespace hpcdb {
 struct InputRelations {
   Relation inner;
   Relation outer;
+  // The first lines of CSV inputs that were skipped as headers (known at rank 0).
+  std::optional<std::string> inner_header;
+  std::optional<std::string> outer_header;
 };
 
 // Collective. Rank i generates global indices [split(i), split(i+1)) of both
@@ -23,7 +27,8 @@ struct InputRelations {
 InputRelations generate_relations(const Cluster& cluster, const WorkloadSpec& spec, unsigned threads);
 
 // Collective. Any rank's read error ends every rank with the same message.
-InputRelations read_relations(const Cluster& cluster, const std::string& inner_path, const std::string& outer_path);
+InputRelations read_relations(const Cluster& cluster, const std::string& inner_path, const std::string& outer_path,
+                              CsvHeader header = CsvHeader::automatic);
 
 }  // namespace hpcdb
 

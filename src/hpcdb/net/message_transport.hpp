@@ -42,6 +42,10 @@ class MessageTransport {
   // Delivers `bytes` (at most kMaxMessageBytes) to `target`'s poll(). Messages
   // from one sender to one target arrive in the order they were sent.
   virtual void send(int target, const void* bytes, std::size_t size) = 0;
+  // Whether send() to `target` would return without waiting for the target
+  // to take earlier messages (for messages worth sending only then, such as
+  // keep-alives to a peer that may have stopped).
+  virtual bool can_send_without_waiting(int /*target*/) { return true; }
   // The next message that arrived, if any; never blocks.
   virtual std::optional<Envelope> poll() = 0;
 

@@ -77,18 +77,30 @@ void OneSidedTransport::note_idle() {
   if (oversubscribed_ && (idle_polls_ & 63) == 0) sched_yield();
 }
 
+void OneSidedTransport::refresh_consumed(int target) {
+  const auto t = static_cast<std::size_t>(target);
+  const MPI_Aint at = layout_.consumed(cluster_.rank());
+  if (by_shared_memory(target)) {
+    known_consumed_[t] = atomic_word(word(shared_base(target), at)).load(std::memory_order_acquire);
+  } else {
+    std::uint64_t consumed = 0;
+    MPI_Get(&consumed, 1, MPI_UINT64_T, target, at, 1, MPI_UINT64_T, window_->handle());
+    MPI_Win_flush(target, window_->handle());
+    known_consumed_[t] = consumed;
+  }
+}
+
+bool OneSidedTransport::can_send_without_waiting(int target) {
+  const auto t = static_cast<std::size_t>(target);
+  if (sent_[t] - known_consumed_[t] < kSlotsPerSender) return true;
+  refresh_consumed(target);
+  return sent_[t] - known_consumed_[t] < kSlotsPerSender;
+}
+
 void OneSidedTransport::wait_for_room(int target) {
   const auto t = static_cast<std::size_t>(target);
   while (sent_[t] - known_consumed_[t] >= kSlotsPerSender) {
-    const MPI_Aint at = layout_.consumed(cluster_.rank());
-    if (by_shared_memory(target)) {
-      known_consumed_[t] = atomic_word(word(shared_base(target), at)).load(std::memory_order_acquire);
-    } else {
-      std::uint64_t consumed = 0;
-      MPI_Get(&consumed, 1, MPI_UINT64_T, target, at, 1, MPI_UINT64_T, window_->handle());
-      MPI_Win_flush(target, window_->handle());
-      known_consumed_[t] = consumed;
-    }
+    refresh_consumed(target);
     if (sent_[t] - known_consumed_[t] < kSlotsPerSender) break;
     // Keep receiving meanwhile, so that two ranks filling each other's rings cannot deadlock.
     if (auto e = take_any()) held_.push_back(*e);

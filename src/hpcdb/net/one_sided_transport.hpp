@@ -48,6 +48,7 @@ class OneSidedTransport final : public MessageTransport {
 
   std::string name() const override { return rma_only_ ? "one-sided-rma" : "one-sided"; }
   void send(int target, const void* bytes, std::size_t size) override;
+  bool can_send_without_waiting(int target) override;
   std::optional<Envelope> poll() override;
   std::uint32_t vote_slots() const override { return kVoteSlots; }
   void reset_votes(std::uint32_t slot) override;
@@ -77,6 +78,7 @@ class OneSidedTransport final : public MessageTransport {
   Envelope consume(int sender, const MessageFrame& frame);
   std::optional<Envelope> take_any();
   void wait_for_room(int target);
+  void refresh_consumed(int target);
   void send_by_shared_memory(int target, MessageFrame& frame);
   void send_by_rma(int target, const MessageFrame& frame, std::uint64_t seq);
   void make_progress();

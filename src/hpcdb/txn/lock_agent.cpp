@@ -28,7 +28,6 @@ LockAgent::LockAgent(MessageTransport& transport, const AgentRoles& roles, const
 
 TxnMetrics LockAgent::run() {
   start_ns_ = monotonic_ns();
-  last_message_ns_ = start_ns_;
   for (int agent : roles_.txn_agents()) peers_[static_cast<std::size_t>(agent)].last_heard_ns = start_ns_;
   std::uint64_t next_sweep = start_ns_ + kSweepIntervalNs;
   unsigned loops = 0;
@@ -47,42 +46,34 @@ TxnMetrics LockAgent::run() {
   return metrics_;  // its time does not count: throughput is over the transaction agents' time
 }
 
-std::vector<int> LockAgent::silent_agents(std::uint64_t now_ns, bool only_in_transaction) const {
+std::vector<int> LockAgent::silent_agents(std::uint64_t now_ns, bool holding_locks) const {
   std::vector<int> silent;
   for (int agent : roles_.txn_agents()) {
     const Peer& p = peers_[static_cast<std::size_t>(agent)];
     if (p.done || now_ns - p.last_heard_ns < config_.reply_timeout_ns) continue;
-    if (only_in_transaction && (!p.in_transaction || p.queued)) continue;
-    silent.push_back(agent);
+    if (p.in_transaction == holding_locks) silent.push_back(agent);
   }
   return silent;
 }
 
 void LockAgent::check_liveness(std::uint64_t now_ns) const {
   const double timeout = static_cast<double>(config_.reply_timeout_ns) * 1e-9;
-  // Holding locks here, a transaction agent talks to this agent at least
-  // every --reply-timeout / 4 (keep-alives while it waits elsewhere), unless
-  // it waits for this agent's own answer.
+  // A transaction agent that has not finished talks to every lock agent at
+  // least every --reply-timeout / 4 (keep-alives, whatever it is doing).
   if (const auto silent = silent_agents(now_ns, true); !silent.empty()) {
     throw Error(fmt::format("transaction agent rank {} holds locks at lock agent rank {} but has sent nothing for {:g} s "
                             "(--reply-timeout): it has probably stopped or hangs",
                             fmt::join(silent, ", "), rank_, timeout));
   }
-  // Otherwise it may have no business here for a long time, but not past the
-  // planned end of the run (or, with --transactions, while nobody sends anything).
-  const bool by_count = config_.transactions_per_agent > 0;
-  if (!by_count && static_cast<double>(now_ns - start_ns_) * 1e-9 < config_.duration_seconds) return;
-  if (by_count && now_ns - last_message_ns_ < config_.reply_timeout_ns) return;
   if (const auto silent = silent_agents(now_ns, false); !silent.empty()) {
-    throw Error(fmt::format("lock agent (rank {}) heard nothing for {:g} s from transaction agent rank {}, which "
-                            "had not finished{}: it has probably died or hangs",
-                            rank_, timeout, fmt::join(silent, ", "), by_count ? "" : " although the run's --duration is over"));
+    throw Error(fmt::format("transaction agent rank {} has sent nothing to lock agent rank {} for {:g} s "
+                            "(--reply-timeout) although it had not finished: it has probably stopped or hangs",
+                            fmt::join(silent, ", "), rank_, timeout));
   }
 }
 
 void LockAgent::handle(const Envelope& e) {
   const std::uint64_t arrived = monotonic_ns();
-  last_message_ns_ = arrived;
   Peer& peer = peers_[static_cast<std::size_t>(e.origin)];
   peer.last_heard_ns = arrived;
   const TxnMessage m = message_in(e);

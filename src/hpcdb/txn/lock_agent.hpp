@@ -5,9 +5,8 @@
 // expired. It knows nothing about the data its locks guard or the workload:
 // transactions read and write that data one-sidedly and undo their own writes.
 // It runs until every transaction agent has said it is done, and ends the job
-// naming the transaction agent that fell silent: one that holds locks here
-// and has sent nothing for --reply-timeout (while not waiting on this agent),
-// or one that has not finished --reply-timeout after the planned end.
+// naming the transaction agent that fell silent: one that has not finished
+// and has sent nothing (not even a keep-alive) for --reply-timeout.
 #include <random>
 #include <unordered_map>
 #include <vector>
@@ -47,7 +46,8 @@ class LockAgent {
   void answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns);
   void answer_deferred(const std::vector<LockReply>& replies);
   void check_liveness(std::uint64_t now_ns) const;
-  std::vector<int> silent_agents(std::uint64_t now_ns, bool only_in_transaction) const;
+  // Unfinished transaction agents silent for the reply timeout, holding locks here or not.
+  std::vector<int> silent_agents(std::uint64_t now_ns, bool holding_locks) const;
 
   MessageTransport& transport_;
   const AgentRoles& roles_;
@@ -60,7 +60,6 @@ class LockAgent {
   TxnMetrics metrics_;
   std::size_t agents_done_ = 0;
   std::uint64_t start_ns_ = 0;
-  std::uint64_t last_message_ns_ = 0;
 };
 
 }  // namespace hpcdb

@@ -11,8 +11,8 @@
 namespace hpcdb {
 
 MessageLockChannel::MessageLockChannel(MessageTransport& transport, const TxnEngineConfig& config, int rank,
-                                       std::uint64_t start_ns)
-    : transport_(transport), config_(config), rank_(rank), start_ns_(start_ns) {}
+                                       std::uint64_t start_ns, std::vector<int> lock_agents)
+    : transport_(transport), config_(config), rank_(rank), start_ns_(start_ns), lock_agents_(std::move(lock_agents)) {}
 
 TxnMessage MessageLockChannel::await(int from, TxnMessageType type) {
   const std::uint64_t deadline = monotonic_ns() + config_.reply_timeout_ns;
@@ -28,7 +28,7 @@ TxnMessage MessageLockChannel::await(int from, TxnMessageType type) {
     if ((spins & 1023) == 0) {
       const std::uint64_t now = monotonic_ns();
       fail_if_asked(config_, rank_, start_ns_, now);
-      keep_alive(now, from);
+      keep_alive(now);
       if (now > deadline) {
         throw Error(fmt::format("lock agent rank {} did not answer within {:g} s: it has probably died or hangs", from,
                                 static_cast<double>(config_.reply_timeout_ns) * 1e-9));
@@ -37,18 +37,18 @@ TxnMessage MessageLockChannel::await(int from, TxnMessageType type) {
   }
 }
 
-void MessageLockChannel::keep_alive(std::uint64_t now_ns, int waited_for) {
+void MessageLockChannel::keep_alive(std::uint64_t now_ns) {
   if (now_ns < next_keep_alive_ns_) return;
-  next_keep_alive_ns_ = now_ns + config_.reply_timeout_ns / 4;
+  next_keep_alive_ns_ = now_ns + keep_alive_interval_ns();
   TxnMessage m;
   m.type = TxnMessageType::keep_alive;
-  for (int agent : contacted_) {
-    if (agent != waited_for) send_message(transport_, agent, m);
+  for (int agent : lock_agents_) {
+    // A lock agent that takes no messages has stopped: this agent notices when it waits for it.
+    if (transport_.can_send_without_waiting(agent)) send_message(transport_, agent, m);
   }
 }
 
 LockAnswer MessageLockChannel::acquire(int agent_rank, TxnId txn, LockId lock, LockMode mode) {
-  if (std::find(contacted_.begin(), contacted_.end(), agent_rank) == contacted_.end()) contacted_.push_back(agent_rank);
   TxnMessage request;
   request.type = TxnMessageType::lock_request;
   request.txn = txn;
@@ -89,7 +89,7 @@ bool MessageLockChannel::vote(TxnId txn, std::span<const int> participants) {
     if (tally.yes + tally.no >= participants.size()) return tally.no == 0;
     const std::uint64_t now = monotonic_ns();
     if (now - t0 > config_.vote_timeout_ns) return false;  // a silent participant counts as no
-    keep_alive(now, -1);
+    keep_alive(now);
   }
 }
 
@@ -99,7 +99,6 @@ void MessageLockChannel::end(TxnId txn, std::span<const int> contacted, bool com
   m.txn = txn;
   m.commit = commit ? 1 : 0;
   for (int agent : contacted) send_message(transport_, agent, m);
-  contacted_.clear();
 }
 
 }  // namespace hpcdb

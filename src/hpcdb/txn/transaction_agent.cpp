@@ -30,7 +30,7 @@ TransactionAgent::TransactionAgent(MessageTransport& transport, DataAccess& data
       rank_(rank),
       index_(roles.txn_agent_index(rank)),
       start_ns_(monotonic_ns()),
-      channel_(transport, config, rank, start_ns_),
+      channel_(transport, config, rank, start_ns_, roles.lock_agents()),
       txn_(channel_, data, space, settings_of(config), metrics_),
       source_(workload.source(SourceContext{config, roles, space, rank})),
       rng_(agent_rng_seed(config.seed, static_cast<std::uint64_t>(rank) + 1)) {}
@@ -67,7 +67,9 @@ TxnMetrics TransactionAgent::run() {
   const std::uint64_t begin = monotonic_ns();
   const auto end = begin + static_cast<std::uint64_t>(config_.duration_seconds * 1e9);
   for (std::uint64_t n = 0;; ++n) {
-    if (config_.transactions_per_agent > 0 ? n >= config_.transactions_per_agent : monotonic_ns() >= end) break;
+    const std::uint64_t now = monotonic_ns();
+    if (config_.transactions_per_agent > 0 ? n >= config_.transactions_per_agent : now >= end) break;
+    channel_.keep_alive(now);
     run_transaction(source_->next(rng_));
   }
   metrics_.seconds = static_cast<double>(monotonic_ns() - begin) * 1e-9;
@@ -169,7 +171,12 @@ void TransactionAgent::pause_before_retry(int retry) {
   const std::uint64_t cap = config_.backoff_ns << std::min(retry - 1, 10);
   const std::uint64_t pause = std::uniform_int_distribution<std::uint64_t>(0, 2 * cap)(rng_);
   metrics_.counters.backoff_ns += pause;
-  std::this_thread::sleep_for(std::chrono::nanoseconds(pause));
+  // In slices, so that the lock agents keep hearing from this agent.
+  const std::uint64_t until = monotonic_ns() + pause;
+  for (std::uint64_t now = monotonic_ns(); now < until; now = monotonic_ns()) {
+    channel_.keep_alive(now);
+    std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(until - now, channel_.keep_alive_interval_ns())));
+  }
 }
 
 }  // namespace hpcdb

@@ -1,8 +1,11 @@
 #include "hpcdb/txn/txn_engine.hpp"
 
+#include <fmt/format.h>
+
 #include <memory>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/txn/condition_results.hpp"
@@ -54,6 +57,34 @@ RunPlan plan_run(MPI_Comm comm, const TxnEngineConfig& config) {
     plan.space = std::make_unique<LockSpace>(plan.workload->partitions(agents), plan.roles->lock_agents());
   });
   return plan;
+}
+
+// Refuses, before anything is allocated, records that cannot fit in this
+// node's memory: every lock agent keeps its partitions' records in
+// node-shared memory (/dev/shm on Linux).
+void check_data_fits(const Cluster& cluster, const RunPlan& plan, const TxnEngineConfig& config) {
+  const DataShape shape = plan.workload->data_shape();
+  if (!config.access_data || shape.partition_bytes + shape.replica_bytes == 0) return;
+  std::uint64_t on_node = 0;
+  int agents_on_node = 0;
+  const auto& agents = plan.space->agent_ranks();
+  for (std::size_t a = 0; a < agents.size(); ++a) {
+    if (cluster.node_rank_of(agents[a]) < 0) continue;
+    const auto agent = static_cast<int>(a);
+    const std::uint64_t partitions = plan.space->end_partition_of(agent) - plan.space->first_partition_of(agent);
+    on_node += partitions * shape.partition_bytes + shape.replica_bytes;
+    ++agents_on_node;
+  }
+  const std::string driver = config.workload == WorkloadKind::tpcc ? "fewer --warehouses or a smaller --order-capacity"
+                                                                   : "fewer --locks-per-agent";
+  const std::string what = fmt::format("keeping the records of this node's {} lock agent{}", agents_on_node,
+                                       agents_on_node == 1 ? "" : "s");
+  if (const auto shortfall = memory_shortfall(on_node)) {
+    throw UsageError(what + " " + *shortfall + "; use " + driver + ", lock agents on more nodes, or --no-data");
+  }
+  if (const auto shortfall = shared_memory_shortfall(on_node)) {
+    throw UsageError(what + " " + *shortfall + ", or use " + driver + " or --no-data");
+  }
 }
 
 // The lock agents load their partitions; returns the slowest one's seconds.
@@ -114,6 +145,7 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
   const MPI_Comm comm = cluster.world();
   const int rank = cluster.rank();
   const RunPlan plan = plan_run(comm, config);
+  run_collectively(comm, [&] { check_data_fits(cluster, plan, config); });
   const auto transport = make_transport(config.transport, cluster);
   DataStore data(cluster, *plan.space, plan.workload->data_shape(), config.access_data,
                  config.transport == TransportKind::one_sided_rma);

@@ -80,11 +80,8 @@ int run_generate_command(const Cluster& cluster, const GenerateOptions& o) {
     // The fragments are generated in node-shared memory before they are written.
     const std::uint64_t per_node = (spec.inner_tuples + spec.outer_tuples) / static_cast<std::uint64_t>(cluster.size()) *
                                    sizeof(Tuple) * static_cast<std::uint64_t>(cluster.node_size());
-    if (static_cast<double>(per_node) > 0.9 * static_cast<double>(available_memory_bytes())) {
-      throw UsageError(fmt::format("generating these relations needs about {} of memory on this node, but only {} is "
-                                   "available; use smaller --inner/--outer or more nodes",
-                                   format_bytes(static_cast<double>(per_node)),
-                                   format_bytes(static_cast<double>(available_memory_bytes()))));
+    if (const std::optional<std::string> shortfall = memory_shortfall(per_node)) {
+      throw UsageError("generating these relations " + *shortfall + "; use smaller --inner/--outer or more nodes");
     }
     if (const std::optional<std::string> shortfall = shared_memory_shortfall(per_node)) {
       throw UsageError("generating these relations " + *shortfall + ", or use smaller --inner/--outer");

@@ -91,6 +91,25 @@ PayloadRows fetch_rows(const Cluster& cluster, const JoinOptions& options, const
   return result;
 }
 
+// What to change when the join does not fit: the options that drive its memory.
+std::string memory_advice(const JoinOptions& options) {
+  std::string sizes = options.from_files() ? "smaller inputs" : "smaller --inner/--outer";
+  std::string advice = "use " + sizes;
+  if (options.is_radix() && options.network_bits >= 20) {
+    // From 2^20 partitions on, the per-partition buffers and plan outweigh the tuples.
+    advice = fmt::format("--network-bits {} drives most of it (2^{} partitions, each with buffers per thread): use "
+                         "fewer --network-bits, {}",
+                         options.network_bits, options.network_bits, sizes);
+  } else if (options.is_radix()) {
+    advice += options.network_bits > 0 ? ", fewer --network-bits" : "";
+    advice += ", a smaller --buffer-size or fewer --buffers-per-partition";
+  }
+  if (options.radix.threads > 1) advice += ", fewer --threads";
+  if (options.verify) advice += ", no --verify";
+  if (options.payload_width > 0) advice += ", fewer --payload-bytes";
+  return advice + ", or spread the job over more nodes";
+}
+
 // Refuses, before anything is allocated, a job that cannot fit in this node's memory.
 void check_memory(const Cluster& cluster, const JoinOptions& options) {
   std::uint64_t inner = options.workload.inner_tuples;
@@ -109,14 +128,12 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
   }
   if (options.verify) per_rank += 2 * input;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
-  const std::uint64_t available = available_memory_bytes();
-  if (static_cast<double>(per_node) > 0.9 * static_cast<double>(available)) {
-    throw UsageError(fmt::format(
-        "this join needs about {} of memory on this node ({} rank{} x {}: inputs, receive windows, buffers{}), "
-        "but only {} is available; use smaller --inner/--outer or spread the job over more nodes",
-        format_bytes(static_cast<double>(per_node)), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
-        format_bytes(static_cast<double>(per_rank)), options.verify ? ", reference join" : "",
-        format_bytes(static_cast<double>(available))));
+  if (const std::optional<std::string> shortfall = memory_shortfall(per_node)) {
+    throw UsageError(fmt::format("this join ({} rank{} x {}: inputs, receive windows, {} buffers{}) {}; {}",
+                                 cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
+                                 format_bytes(static_cast<double>(per_rank)),
+                                 options.is_radix() ? "partitioning" : "sort and exchange",
+                                 options.verify ? ", reference join" : "", *shortfall, memory_advice(options)));
   }
   // Inputs and receive windows live in node-shared memory, often a tmpfs
   // smaller than memory.
@@ -148,7 +165,7 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
 
   Stopwatch setup;
   InputRelations inputs = options.from_files()
-                              ? read_relations(cluster, options.input_r, options.input_s)
+                              ? read_relations(cluster, options.input_r, options.input_s, options.csv_header)
                               : generate_relations(cluster, options.workload, options.radix.threads);
   std::unique_ptr<DistributedJoin> join;
   run_collectively(world, [&] { join = make_join(cluster, options, inputs.inner, inputs.outer); });
@@ -156,6 +173,8 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   context.ranks = cluster.size();
   context.nodes = cluster.node_count();
   context.setup_seconds = allreduce(setup.seconds(), MPI_MAX, world);
+  context.inner_header = inputs.inner_header;
+  context.outer_header = inputs.outer_header;
   if (!options.calibration.empty()) {
     Calibration calibration;
     run_collectively(world, [&] { calibration = read_calibration(options.calibration); });

@@ -6,6 +6,16 @@
 
 namespace hpcdb {
 
+namespace {
+
+// Records that an option shaping generated data was given, so that it is
+// refused rather than ignored when the data comes from files.
+CLI::Option* generator_option(CLI::Option* option, JoinOptions& o) {
+  return option->each([&o, name = option->get_name()](const std::string&) { o.generator_options_given.push_back(name); });
+}
+
+}  // namespace
+
 void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--algorithm", o.algorithm,
                   "Join algorithm: 'radix' (radix hash join, one-sided network partitioning), 'sort-merge', "
@@ -13,28 +23,34 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "to all ranks)")
       ->check(CLI::IsMember({"radix", "sort-merge", "cyclo", "broadcast"}))
       ->capture_default_str();
-  join.add_option("--inner", o.inner,
+  generator_option(join.add_option("--inner", o.inner,
                   "Tuples of the inner (build) relation R, over all ranks; suffixes K/M/G are powers of ten, "
                   "Ki/Mi/Gi powers of two")
-      ->capture_default_str();
-  join.add_option("--outer", o.outer, "Tuples of the outer (probe) relation S, over all ranks")->capture_default_str();
-  join.add_option("--zipf", o.zipf, "Zipf skew of the outer foreign keys (0 = uniform; e.g. 1.05, 1.2)")
-      ->capture_default_str();
-  join.add_option("--selectivity", o.selectivity, "Fraction of outer tuples that find a match, in [0, 1]")
-      ->capture_default_str();
-  join.add_option("--gaussian", o.gaussian,
+      ->capture_default_str(), o);
+  generator_option(join.add_option("--outer", o.outer, "Tuples of the outer (probe) relation S, over all ranks")->capture_default_str(), o);
+  generator_option(join.add_option("--zipf", o.zipf, "Zipf skew of the outer foreign keys (0 = uniform; e.g. 1.05, 1.2)")
+      ->capture_default_str(), o);
+  generator_option(join.add_option("--selectivity", o.selectivity, "Fraction of outer tuples that find a match, in [0, 1]")
+      ->capture_default_str(), o);
+  generator_option(join.add_option("--gaussian", o.gaussian,
                   "Gaussian foreign keys: normal around |R|/2 with this deviation as a fraction of |R| (e.g. 0.1)")
-      ->capture_default_str();
-  join.add_option("--key-spacing", o.key_spacing,
+      ->capture_default_str(), o);
+  generator_option(join.add_option("--key-spacing", o.key_spacing,
                   "Multiply every generated key by 2^BITS (8: all keys congruent modulo 2^8, adversarial for "
                   "partitioning on the low bits)")
-      ->capture_default_str();
-  join.add_option("--seed", o.seed, "Seed of the data generator (same data for any number of ranks)")
-      ->capture_default_str();
+      ->capture_default_str(), o);
+  generator_option(join.add_option("--seed", o.seed, "Seed of the data generator (same data for any number of ranks)")
+      ->capture_default_str(), o);
   join.add_option("--input-r", o.input_r,
                   "Read R from this file instead of generating it: binary little-endian 16-byte <key u64, rid u64> "
                   "records, or CSV 'key,rid' lines if the name ends in .csv");
   join.add_option("--input-s", o.input_s, "Read S from this file (same formats as --input-r)");
+  join.add_option("--header", o.header,
+                  "CSV inputs: whether the first line is a header: 'auto' (skipped only when it clearly is one, two "
+                  "column names such as 'key,rid'; the summary says so), 'yes' (always skipped) or 'no' (always data)")
+      ->check(CLI::IsMember({"auto", "yes", "no"}))
+      ->each([&o](const std::string&) { o.header_given = true; })
+      ->capture_default_str();
   join.add_option("--output", o.output,
                   "Write the matching <rid_r, rid_s> pairs to this file (CSV if it ends in .csv, else binary)");
   join.add_option("--network-bits", o.network_bits, "Radix bits of the network partitioning pass (0 = automatic)")
@@ -178,6 +194,24 @@ void resolve_ring_and_broadcast(JoinOptions& o) {
   }
 }
 
+// Options that would be silently ignored with the data at hand.
+void refuse_ignored_input_options(const JoinOptions& o) {
+  const bool udp_injection = o.transport == "udp" && (o.udp_loss > 0 || o.udp_duplicates > 0);
+  if (o.from_files()) {
+    for (const std::string& name : o.generator_options_given) {
+      if (name == "--seed" && udp_injection) continue;  // it also seeds the injected UDP loss
+      throw UsageError(name + " shapes generated data, but R and S come from --input-r/--input-s; leave it out");
+    }
+  } else if (o.header_given) {
+    throw UsageError("--header applies to CSV input files (--input-r/--input-s); the data here is generated");
+  }
+  if (o.from_files() && o.header_given && format_for_path(o.input_r) != FileFormat::csv &&
+      format_for_path(o.input_s) != FileFormat::csv) {
+    throw UsageError("--header applies to CSV inputs (names ending in .csv), but '" + o.input_r + "' and '" +
+                     o.input_s + "' are binary");
+  }
+}
+
 }  // namespace
 
 void resolve(JoinOptions& o) {
@@ -197,6 +231,8 @@ void resolve(JoinOptions& o) {
   o.workload.gaussian_sigma = o.gaussian;
   o.workload.key_spacing_bits = o.key_spacing;
   if (!o.from_files()) validate(o.workload);
+  refuse_ignored_input_options(o);
+  o.csv_header = parse_csv_header(o.header, "--header");
 
   RadixJoinConfig& c = o.radix;
   c.network_bits = o.network_bits;

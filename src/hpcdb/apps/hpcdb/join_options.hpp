@@ -5,7 +5,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
+#include "hpcdb/data/relation_file.hpp"
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/join/join_config.hpp"
 
@@ -20,6 +22,7 @@ struct JoinOptions {
   std::uint64_t seed = 42;
   std::string input_r;
   std::string input_s;
+  std::string header = "auto";  // CSV inputs' first line: auto, yes or no
   std::string output;
   unsigned network_bits = 0;
   unsigned local_bits = 0;
@@ -57,10 +60,15 @@ struct JoinOptions {
   std::string exchange_chunk = "1MiB";
   std::string payload_bytes = "0";   // payload splitting: bytes of payload per tuple
 
+  // Options given on the command line that shape generated data only (refused with input files).
+  std::vector<std::string> generator_options_given;
+  bool header_given = false;
+
   // Interpreted values, filled by resolve().
   WorkloadSpec workload;
   RadixJoinConfig radix;
   SortMergeJoinConfig sort_merge;
+  CsvHeader csv_header = CsvHeader::automatic;
   CycloJoinConfig cyclo;
   BroadcastJoinConfig broadcast;
   std::size_t payload_width = 0;

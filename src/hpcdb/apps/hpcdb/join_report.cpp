@@ -125,7 +125,10 @@ nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext&
   for (const PhaseTime& p : r.phases) phases[p.name] = {{"max", p.max}, {"mean", p.mean}};
   nlohmann::ordered_json workload;
   if (options.from_files()) {
-    workload = {{"source", "files"}, {"input_r", options.input_r}, {"input_s", options.input_s}};
+    workload = {{"source", "files"}, {"input_r", options.input_r}, {"input_s", options.input_s},
+                {"header", options.header},
+                {"header_skipped_r", context.inner_header ? nlohmann::ordered_json(*context.inner_header) : nullptr},
+                {"header_skipped_s", context.outer_header ? nlohmann::ordered_json(*context.outer_header) : nullptr}};
   } else {
     workload = {{"source", "generated"},
                 {"zipf", options.workload.zipf_theta},
@@ -174,14 +177,28 @@ nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext&
   return j;
 }
 
+namespace {
+std::string skipped_header_note(const std::optional<std::string>& header) {
+  if (!header) return "";
+  constexpr std::size_t kShown = 40;
+  std::string shown;
+  for (char c : header->substr(0, kShown)) {
+    const auto u = static_cast<unsigned char>(c);
+    shown += u >= 0x20 && u < 0x7F ? std::string(1, c) : fmt::format("\\x{:02X}", u);
+  }
+  return fmt::format(", first line '{}{}' skipped as a header", shown, header->size() > kShown ? "..." : "");
+}
+}  // namespace
+
 void print_header(std::ostream& out, const JoinOptions& options, const RunContext& context, const JoinResult& first) {
   fmt::print(out, "hpcdb join: {} join, {} rank{} on {} node{}, {} thread{} per rank\n", algorithm_name(options),
              context.ranks,
              context.ranks == 1 ? "" : "s", context.nodes, context.nodes == 1 ? "" : "s", options.radix.threads,
              options.radix.threads == 1 ? "" : "s");
   if (options.from_files()) {
-    fmt::print(out, "  input : R = {} ({} tuples), S = {} ({} tuples)\n", options.input_r, format_grouped(first.inner_tuples),
-               options.input_s, format_grouped(first.outer_tuples));
+    fmt::print(out, "  input : R = {} ({} tuples{}), S = {} ({} tuples{})\n", options.input_r,
+               format_grouped(first.inner_tuples), skipped_header_note(context.inner_header), options.input_s,
+               format_grouped(first.outer_tuples), skipped_header_note(context.outer_header));
   } else {
     fmt::print(out, "  input : generated, |R| = {}, |S| = {}, zipf {}, selectivity {}, seed {}\n",
                format_grouped(first.inner_tuples), format_grouped(first.outer_tuples), options.workload.zipf_theta,

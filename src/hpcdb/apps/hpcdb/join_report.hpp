@@ -23,6 +23,9 @@ struct RunContext {
   double payload_seconds = 0;
   std::uint64_t payload_bytes_sent = 0;
   std::uint64_t payload_rows = 0;
+  // CSV inputs' first lines skipped as headers.
+  std::optional<std::string> inner_header;
+  std::optional<std::string> outer_header;
 };
 
 nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext& context, const JoinResult& result, unsigned repetition);

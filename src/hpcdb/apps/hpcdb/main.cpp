@@ -4,9 +4,12 @@
 
 #include <csignal>
 #include <iostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "hpcdb/apps/hpcdb/calibrate_command.hpp"
+#include "hpcdb/apps/hpcdb/command_line.hpp"
 #include "hpcdb/apps/hpcdb/generate_command.hpp"
 #include "hpcdb/apps/hpcdb/model_command.hpp"
 #include "hpcdb/apps/hpcdb/netbench_command.hpp"
@@ -16,6 +19,7 @@
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/interruption.hpp"
 #include "hpcdb/core/standard_output.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/cluster.hpp"
@@ -71,20 +75,30 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
                  "active messages. Prints rows/s, bytes and messages per second per rank, registered memory and "
                  "endpoints per design, and with --calibration the model's time next to each.");
   hpcdb::add_shuffle_options(*shuffle, shuffle_options);
+  app.set_version_flag("--version", [] { return hpcdb::version_text(); });
+  hpcdb::refuse_wrapped_and_non_finite_numbers(app);
+
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> commands;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; })) {
+    commands.push_back(command->get_name());
+  }
+  const auto usage_error = [&](const std::string& message) {
+    if (cluster.rank() == 0) {
+      std::cerr << "hpcdb: error: " << message << "\n";
+      std::cerr << "Run 'hpcdb --help' or 'hpcdb COMMAND --help' for the options.\n";
+    }
+    return 2;
+  };
+  if (const auto message = hpcdb::unknown_command_message(args, commands)) return usage_error(*message);
+  if (const auto message = hpcdb::repeated_option_message(args)) return usage_error(*message);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
-    if (cluster.rank() == 0) return app.exit(e);
-    return 0;
-  } catch (const CLI::CallForAllHelp& e) {
+  } catch (const CLI::Success& e) {  // --help, --version
     if (cluster.rank() == 0) return app.exit(e);
     return 0;
   } catch (const CLI::ParseError& e) {
-    if (cluster.rank() == 0) {
-      std::cerr << "hpcdb: error: " << e.what() << "\n";
-      std::cerr << "Run 'hpcdb --help' or 'hpcdb join --help' for the options.\n";
-    }
-    return 2;
+    return usage_error(e.what());
   }
   if (join->parsed()) return hpcdb::run_join_command(cluster, join_options);
   if (generate->parsed()) return hpcdb::run_generate_command(cluster, generate_options);
@@ -130,6 +144,7 @@ int main(int argc, char** argv) {
   // A file-size limit (ulimit -f) makes a write fail with EFBIG, reported as
   // any failed output, instead of killing the rank.
   std::signal(SIGXFSZ, SIG_IGN);
+  hpcdb::end_on_interruption(cluster.rank() == 0);
   try {
     const int code = run(cluster, argc, argv);
     // Results lost to a full disk or a closed pipe fail the command too.

@@ -158,13 +158,12 @@ void check_memory(const Cluster& cluster, const ShufflePlan& plan) {
     if (c.design == ShuffleDesign::message_layer) per_rank += c.layer.window_bytes(cluster.size());
   }
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
-  const std::uint64_t available = available_memory_bytes();
-  if (static_cast<double>(per_node) > 0.9 * static_cast<double>(available)) {
+  if (const std::optional<std::string> shortfall = memory_shortfall(per_node)) {
     throw UsageError(fmt::format(
-        "this shuffle needs about {} of memory on this node ({} rank{} x {}: rows and buffers), but only {} is "
-        "available; use smaller --tuples, --buffer-size or --buffers, or spread the job over more nodes",
-        format_bytes(static_cast<double>(per_node)), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
-        format_bytes(static_cast<double>(per_rank)), format_bytes(static_cast<double>(available))));
+        "this shuffle ({} rank{} x {}: rows and buffers) {}; use smaller --tuples, --buffer-size or --buffers, "
+        "or spread the job over more nodes",
+        cluster.node_size(), cluster.node_size() == 1 ? "" : "s", format_bytes(static_cast<double>(per_rank)),
+        *shortfall));
   }
   if (const auto shortfall = shared_memory_shortfall(shared * static_cast<std::uint64_t>(cluster.node_size()))) {
     throw UsageError("the receive rings of mpi-one-sided " + *shortfall + ", or use smaller --buffer-size or --buffers");

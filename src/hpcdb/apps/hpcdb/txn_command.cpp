@@ -94,6 +94,20 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
   txn.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
 }
 
+namespace {
+
+// A time option must lie in [low, high] (low excluded unless `zero_allowed`):
+// beyond that it is a typo or an overflow of the engine's nanosecond clocks,
+// which would end a run at once or never.
+void require_time(double value, bool zero_allowed, double high, const std::string& option, const std::string& unit) {
+  const bool low_ok = zero_allowed ? value >= 0 : value > 0;
+  if (low_ok && value <= high) return;
+  throw UsageError(fmt::format("{} must be {} and at most {:.0f} {}, not {:g}", option,
+                               zero_allowed ? "0 or more" : "more than 0", high, unit, value));
+}
+
+}  // namespace
+
 // Turns text and units into the config; the engine checks what the config
 // itself must satisfy (roles, workload, --check with record access).
 TxnEngineConfig resolve(const TxnOptions& o) {
@@ -110,30 +124,33 @@ TxnEngineConfig resolve(const TxnOptions& o) {
   c.trace_dir = o.trace_dir;
   if (!o.trace_dir.empty() && c.workload != WorkloadKind::trace) throw UsageError("--trace-dir goes with --workload trace");
   c.policy = parse_deadlock_policy(o.cc);
-  if (!(o.lock_timeout_ms > 0)) throw UsageError("--lock-timeout must be positive");
+  require_time(o.lock_timeout_ms, false, 1e7, "--lock-timeout", "ms");
   c.lock_timeout_ns = static_cast<std::uint64_t>(o.lock_timeout_ms * 1e6);
   c.isolation = parse_isolation_level(o.isolation);
   c.locks_per_txn = o.locks_per_txn;
   if (o.locks_per_txn < 1 || o.locks_per_txn > 1000) throw UsageError("--locks-per-txn must be between 1 and 1000");
   c.remote_probability = o.remote_probability;
   c.transactions_per_agent = parse_count(o.transactions, "--transactions");
-  if (c.transactions_per_agent == 0 && !(o.duration > 0)) throw UsageError("--duration must be positive");
+  if (!(o.remote_probability >= 0 && o.remote_probability <= 1)) throw UsageError("--remote-prob must be in [0, 1]");
+  if (c.transactions_per_agent == 0) require_time(o.duration, false, 1e6, "--duration", "s (11.6 days)");
   c.duration_seconds = o.duration;
   if (o.retries < 0) throw UsageError("--retries must not be negative");
   c.retries = o.retries;
-  if (!(o.backoff_ms >= 0)) throw UsageError("--backoff must not be negative");
+  require_time(o.backoff_ms, true, 60000, "--backoff", "ms");
   c.backoff_ns = static_cast<std::uint64_t>(o.backoff_ms * 1e6);
   c.seed = o.seed;
   c.access_data = !o.no_data;
   c.record_history = o.check;
   if (!(o.vote_no_probability >= 0 && o.vote_no_probability <= 1)) throw UsageError("--vote-no-prob must be in [0, 1]");
   c.vote_no_probability = o.vote_no_probability;
-  if (!(o.vote_timeout_ms > 0)) throw UsageError("--vote-timeout must be positive");
+  require_time(o.vote_timeout_ms, false, 1e7, "--vote-timeout", "ms");
   c.vote_timeout_ns = static_cast<std::uint64_t>(o.vote_timeout_ms * 1e6);
-  if (!(o.reply_timeout_s > 0)) throw UsageError("--reply-timeout must be positive");
+  require_time(o.reply_timeout_s, false, 1e6, "--reply-timeout", "s");
   c.reply_timeout_ns = static_cast<std::uint64_t>(o.reply_timeout_s * 1e9);
   if (o.pings < 0) throw UsageError("--pings must not be negative");
   c.calibration_pings = o.pings;
+  if (o.fail_rank < -1) throw UsageError("--fail-rank must be a rank (0 or more), or -1 for none");
+  require_time(o.fail_after, true, 1e6, "--fail-after", "s");
   c.fail_rank = o.fail_rank;
   c.fail_after_seconds = o.fail_after;
   c.fail_hangs = o.fail_how == "hang";
@@ -144,6 +161,10 @@ int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
   TxnEngineConfig config;
   run_collectively(cluster.world(), [&] {
     config = resolve(options);
+    if (options.fail_rank >= cluster.size()) {
+      throw UsageError(fmt::format("--fail-rank {} names no rank: this job has ranks 0 to {}", options.fail_rank,
+                                   cluster.size() - 1));
+    }
     if (cluster.rank() == 0) {
       check_output_path(options.json, "JSON file");
       if (!options.trace_out.empty()) prepare_output_directory(options.trace_out, "lock trace directory");

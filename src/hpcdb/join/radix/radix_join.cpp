@@ -64,6 +64,14 @@ std::uint64_t radix_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64
   const RadixBits bits = choose_radix_bits(inner_tuples, ranks, config.threads, 16, cpu, config.network_bits, config.local_bits);
   std::uint64_t bytes = ReceiveWindows::capacity_for(inner_tuples, outer_tuples, ranks, 16);
   const std::size_t partitions = std::size_t{1} << bits.network;
+  // Per network partition: each worker's write-combining line, histograms and
+  // write cursors, and the rank's partition plan (bases, sizes, owners).
+  // Measured: about 100 bytes per rank and 220 per worker thread and
+  // partition, which rules the memory from 2^20 partitions on (5 GiB at 2^24
+  // for 1 rank and thread); rounded up.
+  constexpr std::uint64_t kPlanBytesPerPartition = 128;
+  constexpr std::uint64_t kWorkerBytesPerPartition = 256;
+  bytes += partitions * (kPlanBytesPerPartition + kWorkerBytesPerPartition * config.threads);
   bytes += InputChunks::bytes_for(
       InputChunks::chunks_for(config.input_chunks, std::max(inner_tuples, outer_tuples), ranks, config.threads, partitions),
       partitions);
