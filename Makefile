@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle clean
+.PHONY: all setup build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle clean
 
 all: build
 
@@ -23,6 +23,38 @@ demo: build
 # The SSB tests check answers against DuckDB from bench/.venv.
 test: build bench/.venv/bin/python
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
+
+# The unit and MPI tests (1 and 2 ranks) built with AddressSanitizer and
+# UndefinedBehaviorSanitizer (-O1, a build directory of their own). Open MPI's
+# own allocations are not ours to free, so leak checks are off; every other
+# finding fails the test (tests/CMakeLists.txt).
+ASAN_BUILD ?= build-asan
+sanitize: setup
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	  -DHPCDB_SANITIZE=address,undefined > /dev/null
+	@cmake --build $(ASAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests
+	cd $(ASAN_BUILD) && ctest --output-on-failure --timeout 900
+
+# ThreadSanitizer over the threaded kernels, the worker teams and the node-shared
+# task lists (unit tests and the joins' MPI tests on 1 and 2 ranks).
+TSAN_BUILD ?= build-tsan
+TSAN_TESTS ?= WorkerTeam|RunOnThreads|NodeTask|Threads|threads|Parallel|NodeSharing|Skew
+tsan: setup
+	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	  -DHPCDB_SANITIZE=thread > /dev/null
+	@cmake --build $(TSAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests
+	@scripts/tsan.sh $(TSAN_BUILD) '$(TSAN_TESTS)'
+
+# libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in tests/fuzz/corpus/.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_TARGETS ?= csv_reader binary_reader sizes options calibration txn_messages
+fuzz:
+	@HPCDB_SETUP_FUZZ=1 scripts/setup.sh
+	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_COMPILER=clang++ \
+	  -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DHPCDB_FUZZ=ON -DHPCDB_WERROR=OFF > /dev/null
+	@cmake --build $(FUZZ_BUILD) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+	@scripts/fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 ALGORITHM ?= radix
 bench-join: build
@@ -58,4 +90,4 @@ bench-shuffle: build bench/.venv/bin/python
 	bench/.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

@@ -74,6 +74,43 @@ expect_stopped_named() {
   verdict "$name" "$rc" "$seconds" "$limit" "$regex"
 }
 
+# expect_stopped_when NAME RANKS STOP_RANK PATTERN LIMIT REGEX ARGS...: like
+# expect_stopped_named, but stops the rank once PATTERN appears on standard
+# output (the job is surely running then, whatever the machine's load).
+expect_stopped_when() {
+  local name=$1 ranks=$2 stop_rank=$3 pattern=$4 limit=$5 regex=$6
+  shift 6
+  mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err" &
+  job=$!
+  local waited=0
+  until grep -q -e "$pattern" "$work/out" 2> /dev/null || [ $waited -ge 600 ] || ! kill -0 "$job" 2> /dev/null; do
+    sleep 0.1
+    waited=$((waited + 1))
+  done
+  local victim
+  victim=$(pid_of_rank "$job" "$stop_rank")
+  if [ -z "$victim" ]; then
+    failed=$((failed + 1))
+    echo "FAIL $name: rank $stop_rank not found (the job ended before the stop?)"
+    sed 's/^/     /' "$work/err" | head -20
+    wait "$job"
+    job=
+    return
+  fi
+  kill -STOP "$victim"
+  local start=$SECONDS
+  (sleep $((limit + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
+  local reaper=$!
+  wait "$job"
+  local rc=$?
+  local seconds=$((SECONDS - start))
+  job=
+  kill "$reaper" 2> /dev/null
+  wait "$reaper" 2> /dev/null
+  kill -9 "$victim" 2> /dev/null
+  verdict "$name" "$rc" "$seconds" "$limit" "$regex"
+}
+
 # expect_hang_named NAME RANKS LIMIT REGEX ARGS...: the job (with a testing
 # aid that makes a rank hang) ends within LIMIT s, naming the rank.
 expect_hang_named() {
@@ -101,13 +138,32 @@ expect_stopped_named txn_stopped_while_measuring 3 2 2 8 "$(stopped_txn_agent 2)
   txn --duration 40 --reply-timeout 2 --pings 100000000
 expect_stopped_named txn_stopped_in_backoff 3 2 2 8 "$(stopped_txn_agent 2)" \
   txn --duration 40 --reply-timeout 2 --cc no-wait --locks-per-agent 20 --backoff 2000
-expect_hang_named txn_hung_txn_agent 3 12 \
-  "transaction agent rank 2 holds locks at lock agent rank 0 but has sent nothing for 2 s" \
+expect_hang_named txn_hung_txn_agent 3 12 "$(stopped_txn_agent 2)" \
   txn --duration 40 --reply-timeout 2 --fail-rank 2 --fail-after 1 --fail-how hang
 # A transaction agent waiting for a stopped lock agent names that one; the
 # other lock agent, where it holds locks, keeps hearing from it meanwhile.
 expect_stopped_named txn_stopped_lock_agent 4 1 2 8 "lock agent rank 1 did not answer within 2 s" \
   txn --duration 40 --lock-agents 2 --reply-timeout 2
+
+# --- joins: a rank stopped from outside in the middle of a run, or stopping,
+# hanging (its threads alive, no progress) or dying on its own, ends every
+# rank within seconds with a message naming it.
+expect_stopped_when join_radix_sigstop 3 1 "run 1/" 8 \
+  "rank 1 has given no sign of life for 2 s during the join" \
+  join --inner 4M --outer 4M --repeat 1000 --progress-timeout 2
+expect_hang_named join_radix_stops_itself 3 10 \
+  "rank 2 has given no sign of life for 2 s during the join \\(last seen in its [a-z_]+ phase\\)" \
+  join --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 2 --fail-after 1 --fail-how stop
+expect_hang_named join_radix_hangs 3 12 \
+  "rank 1 made no progress for [0-9]+ s in its [a-z_]+ phase of the join while the other ranks wait in [a-z_]+: it hangs" \
+  join --inner 1M --outer 1M --repeat 100000 --progress-timeout 1 --fail-rank 1 --fail-after 1 --fail-how hang
+expect_hang_named join_sort_merge_stops_itself 2 10 "rank 0 has given no sign of life for 2 s during the join" \
+  join --algorithm sort-merge --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 0 --fail-after 1
+expect_hang_named join_cyclo_stops_itself 3 10 "rank 1 has given no sign of life for 2 s during the join" \
+  join --algorithm cyclo --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 1 --fail-after 1
+expect_hang_named join_broadcast_hangs 3 12 "rank 2 made no progress for [0-9]+ s in its [a-z_]+ phase of the join" \
+  join --algorithm broadcast --inner 1M --outer 1M --repeat 100000 --progress-timeout 1 --fail-rank 2 --fail-after 1 \
+  --fail-how hang
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -49,6 +49,8 @@ extern "C" void on_signal(int signal) {
 
 }  // namespace
 
+void remove_temporary_files_now() { remove_temporary_files(); }
+
 void end_on_interruption(bool announce) {
   announce_interruption.store(announce);
   struct sigaction action {};

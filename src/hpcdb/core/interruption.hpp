@@ -15,6 +15,10 @@ namespace hpcdb {
 // Installs the handlers; `announce` makes this process print the line on Ctrl-C.
 void end_on_interruption(bool announce);
 
+// Removes the registered temporary files now (async-signal-safe), for a
+// process about to end without unwinding.
+void remove_temporary_files_now();
+
 // Registers a temporary file for removal on interruption while it lives.
 class TemporaryFileGuard {
  public:

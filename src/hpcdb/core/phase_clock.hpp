@@ -4,6 +4,7 @@
 #include <utility>
 #include <vector>
 
+#include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 
 namespace hpcdb {
@@ -12,6 +13,7 @@ class PhaseClock {
  public:
   // Ends the running phase (if any) and starts `name`.
   void start(const std::string& name) {
+    report_phase_start(name);
     stop();
     add(name, 0.0);  // phases are listed in the order they start
     current_ = name;

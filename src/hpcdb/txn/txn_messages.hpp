@@ -21,7 +21,7 @@ enum class TxnMessageType : std::uint8_t {
   ping = 6,            // TX -> LT: answered at once (latency calibration)
   pong = 7,            // LT -> TX
   agent_done = 8,      // TX -> LT: this transaction agent sends nothing more
-  keep_alive = 9,      // TX -> LT: still alive, while it waits elsewhere holding locks here
+  keep_alive = 9,      // TX -> LT: still alive (at least every quarter of the reply timeout)
 };
 
 struct TxnMessage {

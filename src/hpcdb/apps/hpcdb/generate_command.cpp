@@ -76,7 +76,7 @@ int run_generate_command(const Cluster& cluster, const GenerateOptions& o) {
     spec = {parse_count(o.inner, "--inner"), parse_count(o.outer, "--outer"), o.zipf, o.selectivity, o.seed,
             o.gaussian, o.key_spacing};
     validate(spec);
-    if (o.threads < 1) throw UsageError("--threads must be at least 1");
+    if (o.threads < 1 || o.threads > 1024) throw UsageError("--threads must be between 1 and 1024");
     // The fragments are generated in node-shared memory before they are written.
     const std::uint64_t per_node = (spec.inner_tuples + spec.outer_tuples) / static_cast<std::uint64_t>(cluster.size()) *
                                    sizeof(Tuple) * static_cast<std::uint64_t>(cluster.node_size());

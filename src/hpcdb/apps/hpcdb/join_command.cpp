@@ -31,6 +31,7 @@
 #include "hpcdb/join/reference_join.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
+#include "hpcdb/net/progress_guard.hpp"
 #include "hpcdb/net/shared_kernel.hpp"
 
 namespace hpcdb {
@@ -152,6 +153,10 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   const bool leader = cluster.rank() == 0;
   run_collectively(world, [&] {
     resolve(options);
+    if (options.fail_rank >= cluster.size()) {
+      throw UsageError(fmt::format("--fail-rank {} names no rank: this job has ranks 0 to {}", options.fail_rank,
+                                   cluster.size() - 1));
+    }
     check_memory(cluster, options);
     if (leader) {
       check_output_path(options.json, "JSON file");
@@ -163,6 +168,8 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   // With JSON on standard output, the human summary goes to standard error.
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
 
+  // From here on no rank waits forever for a peer that stopped or hangs.
+  const ProgressGuard guard(cluster, options.guard);
   Stopwatch setup;
   InputRelations inputs = options.from_files()
                               ? read_relations(cluster, options.input_r, options.input_s, options.csv_header)

@@ -149,6 +149,16 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "is; after the join each result pair fetches both tuples' keys and payloads from their ranks, and "
                   "--output writes the joined rows")
       ->capture_default_str();
+  join.add_option("--progress-timeout", o.progress_timeout,
+                  "Seconds a rank may give no sign of life (stopped, its node frozen), and five times that without "
+                  "progress while the others wait for it (a hang), before every rank ends with a message naming it")
+      ->capture_default_str();
+  join.add_option("--fail-rank", o.fail_rank, "Testing aid: this rank fails --fail-after seconds into the join");
+  join.add_option("--fail-after", o.fail_after, "Testing aid: see --fail-rank")->capture_default_str();
+  join.add_option("--fail-how", o.fail_how,
+                  "Testing aid: stop (SIGSTOP to itself), hang (stops answering, its threads alive) or kill")
+      ->check(CLI::IsMember({"stop", "hang", "kill"}))
+      ->capture_default_str();
   join.add_option("--calibration", o.calibration,
                   "Show the performance model's prediction next to each phase, with rates from this file "
                   "(written by 'hpcdb calibrate')");
@@ -284,6 +294,13 @@ void resolve(JoinOptions& o) {
     throw UsageError("--payload-bytes gives generated tuples payloads; with --input-r/--input-s the tuples have none");
   }
   if (o.payload_width > 0) c.keep_pairs = m.keep_pairs = true;  // the pairs fetch their payloads
+  if (!(o.progress_timeout > 0 && o.progress_timeout <= 1e6)) {
+    throw UsageError("--progress-timeout must be more than 0 and at most 1000000 s");
+  }
+  if (o.fail_rank < -1) throw UsageError("--fail-rank must be a rank (0 or more), or -1 for none");
+  if (!(o.fail_after >= 0 && o.fail_after <= 1e6)) throw UsageError("--fail-after must be 0 to 1000000 s");
+  o.guard = {o.progress_timeout, "join", o.fail_rank, o.fail_after,
+             o.fail_rank >= 0 ? parse_injected_failure(o.fail_how, "--fail-how") : InjectedFailure::none};
   resolve_ring_and_broadcast(o);
 }
 

@@ -10,6 +10,7 @@
 #include "hpcdb/data/relation_file.hpp"
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/join/join_config.hpp"
+#include "hpcdb/net/progress_guard.hpp"
 
 namespace hpcdb {
 
@@ -59,6 +60,10 @@ struct JoinOptions {
   std::string exchange = "puts";       // radix, scheduled: puts or messages
   std::string exchange_chunk = "1MiB";
   std::string payload_bytes = "0";   // payload splitting: bytes of payload per tuple
+  double progress_timeout = 10;      // seconds a rank may be silent (5x: without progress) before the job ends
+  int fail_rank = -1;                // testing aid: this rank fails --fail-after seconds into the join
+  double fail_after = 0;
+  std::string fail_how = "stop";
 
   // Options given on the command line that shape generated data only (refused with input files).
   std::vector<std::string> generator_options_given;
@@ -72,6 +77,7 @@ struct JoinOptions {
   CycloJoinConfig cyclo;
   BroadcastJoinConfig broadcast;
   std::size_t payload_width = 0;
+  ProgressGuardConfig guard;
   bool is_radix() const { return algorithm == "radix"; }
   bool is_sort_merge() const { return algorithm == "sort-merge"; }
   bool from_files() const { return !input_r.empty(); }

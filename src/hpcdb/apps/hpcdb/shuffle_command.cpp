@@ -17,6 +17,7 @@
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/progress_guard.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/shuffle/digest_consumer.hpp"
 #include "hpcdb/shuffle/shuffle.hpp"
@@ -59,6 +60,10 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
   shuffle.add_option("--repeat", o.repeat, "Exchanges per design; the summary reports the median run")
       ->capture_default_str();
   shuffle.add_option("--seed", o.seed, "Random seed of the rows")->capture_default_str();
+  shuffle.add_option("--progress-timeout", o.progress_timeout,
+                     "Seconds a rank may give no sign of life (stopped, its node frozen), and five times that without "
+                     "progress while the others wait for it, before every rank ends with a message naming it")
+      ->capture_default_str();
   shuffle.add_option("--direct-writes", o.direct_writes,
                      "mpi-one-sided: on (ranks of a node write straight into each other's rings) or off (through "
                      "MPI RMA, as between nodes)")
@@ -247,11 +252,16 @@ int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
   const ShuffleJobShape shape{cluster.size(), cluster.node_count()};
   run_collectively(cluster.world(), [&] {
     plan = resolve(options);
+    if (!(options.progress_timeout > 0 && options.progress_timeout <= 1e6)) {
+      throw UsageError("--progress-timeout must be more than 0 and at most 1000000 s");
+    }
     for (const ShuffleConfig& c : plan.designs) predict(plan, c, shape, 0);  // a calibration that cannot serve says so now
     check_memory(cluster, plan);
     if (leader) check_output_path(options.json, "JSON file");
   });
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
+  // From here on no rank waits forever for a peer that stopped or hangs.
+  const ProgressGuard guard(cluster, {options.progress_timeout, "shuffle", -1, 0, InjectedFailure::none});
 
   const AlignedArray<std::uint64_t> rows = generate_input(cluster, plan.workload, plan.designs.front().threads);
   const RowSpan input{reinterpret_cast<const std::byte*>(rows.data()),
@@ -276,6 +286,7 @@ int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
   for (unsigned k = 1; k <= plan.repeat; ++k) {
     for (const std::unique_ptr<Shuffle>& shuffle : shuffles) {
       consumer.reset();
+      report_phase_start(to_string(shuffle->design()));
       const ShuffleRunStats stats = shuffle->run(input, consumer);
       ShuffleRunRecord record{shuffle->design(), k, stats.seconds, gather_stats(cluster, stats.rank), plan.verify, {}};
       if (plan.verify) {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# ThreadSanitizer run: the unit tests of threaded code, and the joins' MPI
+# tests with worker threads and node-shared task lists on 1 and 2 ranks.
+# Open MPI and UCX are not instrumented: their internals are suppressed
+# (scripts/tsan.supp), our code is not.
+# Usage: scripts/tsan.sh BUILD_DIR GTEST_NAME_REGEX
+set -uo pipefail
+build=$1
+names=$2
+root=$(cd "$(dirname "$0")/.." && pwd)
+export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$root/scripts/tsan.supp"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+filter=$(python3 - "$build/tests/hpcdb_unit_tests" "$names" <<'PY'
+import re, subprocess, sys
+out = subprocess.run([sys.argv[1], "--gtest_list_tests"], capture_output=True, text=True).stdout
+suite, names = None, []
+for line in out.splitlines():
+    if not line.startswith(" "):
+        suite = line.strip().split()[0]
+    else:
+        name = suite + line.strip().split()[0]
+        if re.search(sys.argv[2], name):
+            names.append(name)
+print(":".join(names) or "NONE")
+PY
+)
+status=0
+echo "tsan: unit tests matching '$names'"
+"$build/tests/hpcdb_unit_tests" --gtest_filter="$filter" --gtest_brief=1 || status=1
+mpi_filter=$(echo "$names" | sed 's/|/*:*/g')
+for ranks in 1 2; do
+  echo "tsan: MPI tests matching '$names' on $ranks rank(s)"
+  mpirun --oversubscribe --bind-to none -np "$ranks" "$build/tests/hpcdb_mpi_tests" --gtest_filter="*$mpi_filter*" \
+    --gtest_brief=1 || status=1
+done
+exit $status
