@@ -1,7 +1,6 @@
 #include "hpcdb/shuffle/streaming_shuffle.hpp"
 
 #include <mpi.h>
-#include <sched.h>
 
 #include <algorithm>
 #include <atomic>
@@ -13,6 +12,7 @@
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/shuffle/batch_partitioner.hpp"
+#include "hpcdb/shuffle/idle_backoff.hpp"
 #include "hpcdb/shuffle/stream_tracker.hpp"
 
 namespace hpcdb {
@@ -58,12 +58,12 @@ class StreamingShuffle::Worker final : public BatchSink {
       }
     }
     Stopwatch drain;
-    unsigned idle = 0;
+    IdleBackoff backoff;
     while (!tracker_.all_complete()) {
       if (transport_.poll(index_, *this)) {
-        idle = 0;
+        backoff.busy();
       } else {
-        back_off(idle);
+        backoff.idle();
       }
     }
     transport_.finish(index_, *this);
@@ -158,13 +158,6 @@ class StreamingShuffle::Worker final : public BatchSink {
   void stream_complete(int source) {
     const unsigned done = completed_streams_[static_cast<std::size_t>(source)].fetch_add(1, std::memory_order_acq_rel) + 1;
     if (done == config_.threads) consumer_.end_of_stream(source);
-  }
-
-  static void back_off(unsigned& idle) {
-    if (++idle >= 64) {
-      sched_yield();
-      idle = 0;
-    }
   }
 
   StreamingShuffle& shuffle_;
