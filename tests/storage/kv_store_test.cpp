@@ -40,8 +40,7 @@ TEST(KvStore, LooksUpByCompositeKey) {
 
 TEST(KvStore, UpdatesAreRecordedForTheScanCopy) {
   ColumnTable t = orders(30);
-  std::vector<ColumnRange> ranges;
-  for (std::size_t c = 0; c < t.columns(); ++c) ranges.push_back(t.range(c));
+  std::vector<ColumnStats> ranges = column_stats(t);
   KvStore kv(t, {0, 1, 8});
   EXPECT_TRUE(kv.update(2 * 8 + 3, 2, 99));
   EXPECT_FALSE(kv.update(1000, 2, 1));
@@ -54,7 +53,7 @@ TEST(KvStore, UpdatesAreRecordedForTheScanCopy) {
   ASSERT_EQ(updates.size(), 1u);
   apply_updates(t, ranges, updates);
   EXPECT_EQ(t.value(*row, 2), 99);
-  EXPECT_EQ(ranges[2].max, 99);
+  EXPECT_EQ(ranges[2].range.max, 99);
   EXPECT_TRUE(kv.take_updates().empty());
 }
 

@@ -128,6 +128,7 @@ TEST(ScanServer, RefusesPointQueriesAndKvServerAnswersThem) {
   const auto& m = s.channels[2].messages;
   ASSERT_EQ(m.size(), 2u);
   EXPECT_EQ(m[0].priority, Priority::latency);
+  EXPECT_EQ(decode_start_batch(m[0].bytes).table, 7 + kKeyValueTableOffset);  // answers of the key-value backend
   const ResultPieceHeader h = m[1].header();
   EXPECT_EQ(h.tuples, 1u);  // the lookup of key 10 found it, key 5000 did not
   EXPECT_EQ(h.layout, ResultLayout::general);

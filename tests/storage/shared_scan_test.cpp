@@ -78,8 +78,7 @@ void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engi
               ResultLayout layout, std::size_t piece_bytes) {
   std::mt19937_64 rng(seed);
   const ColumnTable table = random_table(rows, rng);
-  std::vector<ColumnRange> ranges;
-  for (std::size_t c = 0; c < table.columns(); ++c) ranges.push_back(table.range(c));
+  const std::vector<ColumnStats> ranges = column_stats(table);
   std::vector<std::vector<StorageQuery>> queries(queries_per_engine.size());
   QueryId next = 1;
   std::vector<EngineShare> shares;
@@ -171,8 +170,7 @@ TEST(SharedScan, EngineWithoutQueriesGetsStartAndEnd) {
 TEST(PredicateIndex, IndexesOnePredicatePerQueryAndPrunesImpossibleOnes) {
   std::mt19937_64 rng(5);
   const ColumnTable table = random_table(1000, rng);
-  std::vector<ColumnRange> ranges;
-  for (std::size_t c = 0; c < table.columns(); ++c) ranges.push_back(table.range(c));
+  const std::vector<ColumnStats> ranges = column_stats(table);
   StorageQuery both, none, nothing, beyond;
   both.predicates = {Predicate::between(0, 0, 1000), Predicate::equals(1, 3)};
   nothing.predicates = {Predicate::none(2)};
@@ -195,8 +193,7 @@ TEST(PredicateIndex, IndexesOnePredicatePerQueryAndPrunesImpossibleOnes) {
 TEST(PredicateIndex, RejectsPredicatesOnTextOrMissingColumns) {
   std::mt19937_64 rng(5);
   const ColumnTable table = random_table(10, rng);
-  std::vector<ColumnRange> ranges;
-  for (std::size_t c = 0; c < table.columns(); ++c) ranges.push_back(table.range(c));
+  const std::vector<ColumnStats> ranges = column_stats(table);
   StorageQuery text, missing;
   text.predicates = {Predicate::equals(4, 1)};
   missing.predicates = {Predicate::equals(9, 1)};
@@ -204,6 +201,50 @@ TEST(PredicateIndex, RejectsPredicatesOnTextOrMissingColumns) {
   const std::vector<PositionedQuery> b = {{&missing, 0}};
   EXPECT_THROW(PredicateIndex(table, ranges, a, 1), Error);
   EXPECT_THROW(PredicateIndex(table, ranges, b, 1), Error);
+}
+
+}  // namespace
+}  // namespace hpcdb
+
+namespace hpcdb {
+namespace {
+
+// Dates as yyyymmdd: a year is 365 of about 70,000 integers in the column's
+// range but a seventh of its rows. The index must choose by rows.
+TEST(PredicateIndex, ChoosesThePredicatePassingFewestRowsNotFewestValues) {
+  ColumnTable t({"d", {{"date", ColumnType::i32, 0}, {"region", ColumnType::u8, 0}}});
+  t.add_rows(7000);
+  std::vector<std::int64_t> year;
+  for (std::size_t r = 0; r < 7000; ++r) {
+    const std::int64_t y = 1992 + static_cast<std::int64_t>(r % 7);
+    const std::int64_t date = y * 10000 + 101 + static_cast<std::int64_t>(r % 300);
+    t.set_value(r, 0, date);
+    t.set_value(r, 1, static_cast<std::int64_t>(r % 25));
+    if (y == 1995) year.push_back(date);
+  }
+  const std::vector<ColumnStats> stats = column_stats(t);
+  StorageQuery q;
+  q.predicates = {Predicate::in(0, year), Predicate::between(1, 0, 1)};  // a seventh vs. 2 of 25
+  EXPECT_NEAR(pass_fraction(q.predicates[0], stats[0]), 1.0 / 7, 0.02);
+  EXPECT_NEAR(pass_fraction(q.predicates[1], stats[1]), 2.0 / 25, 0.02);
+  const std::vector<PositionedQuery> queries = {{&q, 0}};
+  const PredicateIndex index(t, stats, queries, 1);
+  std::vector<std::uint64_t> masks(7000);
+  index.candidates(0, 7000, masks.data());
+  std::size_t candidates = 0;
+  for (std::uint64_t m : masks) candidates += m & 1;
+  EXPECT_EQ(candidates, 560u);  // the region predicate was indexed: 2 of every 25 rows
+}
+
+TEST(ColumnStats, MayPassLooksAtTheSetsMembersInTheRange) {
+  const std::int64_t members[] = {5, 200, 1000};
+  const Predicate p = Predicate::in(0, members);
+  EXPECT_TRUE(may_pass(p, {0, 10}));
+  EXPECT_FALSE(may_pass(p, {6, 199}));
+  EXPECT_TRUE(may_pass(p, {200, 200}));
+  EXPECT_FALSE(may_pass(p, {1001, 5000}));
+  EXPECT_FALSE(may_pass(p, {}));
+  EXPECT_TRUE(may_pass(Predicate::between(0, -5, 5), {5, 9}));
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ void KvServer::run_cycle(std::vector<QueryBatch>& batches) {
   for (const auto& [engine, engine_batches] : by_engine) {
     ResultStream stream(channels_(engine), priority_);
     StartBatch start;
-    start.table = fragment_.table;
+    start.table = fragment_.table + kKeyValueTableOffset;  // answers come from the key-value backend
     start.fragment = fragment_.fragment;
     start.batch = batch;
     start.engine = engine;
@@ -81,7 +81,7 @@ void KvServer::run_cycle(std::vector<QueryBatch>& batches) {
     start.record = RecordLayout::of(store.schema(), columns, queries.size());
     stream.send_start(start);
 
-    ResultWriter writer(stream, fragment_.table, fragment_.fragment, batch, start.record, ResultLayout::general,
+    ResultWriter writer(stream, start.table, fragment_.fragment, batch, start.record, ResultLayout::general,
                         std::size_t{64} << 10);
     const RecordLayout& all = store.record();
     for (std::size_t i = 0; i < queries.size(); ++i) {

@@ -78,11 +78,11 @@ std::vector<RowUpdate> KvStore::take_updates() {
   return std::exchange(updates_, {});
 }
 
-void apply_updates(ColumnTable& table, std::vector<ColumnRange>& ranges, const std::vector<RowUpdate>& updates) {
+void apply_updates(ColumnTable& table, std::vector<ColumnStats>& stats, const std::vector<RowUpdate>& updates) {
   for (const RowUpdate& u : updates) {
     table.set_value(u.row, u.column, u.value);
     const std::int64_t stored = table.value(u.row, u.column);
-    ColumnRange& r = ranges[u.column];
+    ColumnRange& r = stats[u.column].range;
     if (r.empty()) {
       r.min = r.max = stored;
     } else {

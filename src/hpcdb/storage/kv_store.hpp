@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "hpcdb/storage/column_stats.hpp"
 #include "hpcdb/storage/column_table.hpp"
 #include "hpcdb/storage/result_format.hpp"
 
@@ -62,6 +63,6 @@ class KvStore {
 };
 
 // Applies propagated updates to the shared-scan copy of the rows.
-void apply_updates(ColumnTable& table, std::vector<ColumnRange>& ranges, const std::vector<RowUpdate>& updates);
+void apply_updates(ColumnTable& table, std::vector<ColumnStats>& stats, const std::vector<RowUpdate>& updates);
 
 }  // namespace hpcdb

@@ -1,6 +1,7 @@
 #include "hpcdb/storage/predicate_index.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #include <limits>
 
@@ -9,28 +10,16 @@
 namespace hpcdb {
 namespace {
 
-// Values of [range.min, range.max] that pass `p`, as a fraction of the range.
-double pass_fraction(const Predicate& p, const ColumnRange& range) {
-  if (range.empty() || p.empty()) return 0;
-  const std::int64_t low = std::max(p.low, range.min);
-  const std::int64_t high = std::min(p.high, range.max);
-  if (high < low) return 0;
-  const double domain = static_cast<double>(range.max - range.min) + 1;
-  if (p.kind == Predicate::Kind::range) return (static_cast<double>(high - low) + 1) / domain;
-  std::uint64_t members = 0;
-  for (std::int64_t v = low; v <= high; ++v) members += p.matches(v) ? 1 : 0;
-  return static_cast<double>(members) / domain;
-}
-
 }  // namespace
 
-PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnRange> ranges,
+PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnStats> stats,
                                std::span<const PositionedQuery> queries, std::size_t words)
     : table_(table), words_(words), unindexed_(words, 0) {
   std::size_t positions = 0;
   for (const PositionedQuery& q : queries) positions = std::max(positions, q.position + 1);
   if (positions > 64 * words) throw Error("a shared scan's query position is beyond its bitsets");
   residuals_.resize(positions);
+  residual_mask_.assign(words, 0);
 
   // Each query's indexed predicate: the one expected to pass the fewest rows
   // among those on columns whose value table stays within kMaxTableBytes.
@@ -44,8 +33,8 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnR
         throw Error("a query has a predicate on column " + std::to_string(p.column) + ", which table " +
                     table.schema().name + " has no numbers in");
       }
-      const ColumnRange& range = ranges[p.column];
-      const double fraction = pass_fraction(p, range);
+      const ColumnRange& range = stats[p.column].range;
+      const double fraction = pass_fraction(p, stats[p.column]);
       if (fraction == 0) impossible = true;
       const auto domain = static_cast<double>(range.max - range.min) + 1;
       if (domain * static_cast<double>(words) * 8 > static_cast<double>(kMaxTableBytes)) continue;
@@ -62,10 +51,18 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnR
       indexed.emplace_back(&q, best);
       ++stats_.indexed;
     }
+    std::vector<std::pair<double, const Predicate*>> residual;
     for (const Predicate& p : q.query->predicates) {
-      if (&p == best) continue;
-      residuals_[q.position].push_back({table.data(p.column), table.schema().columns[p.column].type, &p});
+      if (&p != best) residual.emplace_back(pass_fraction(p, stats[p.column]), &p);
+    }
+    std::stable_sort(residual.begin(), residual.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [fraction, p] : residual) {
+      residuals_[q.position].push_back({table.data(p->column), table.schema().columns[p->column].type, p});
       ++stats_.residual_predicates;
+    }
+    if (!residual.empty()) {
+      with_residuals_.push_back(q.position);
+      residual_mask_[q.position / 64] |= std::uint64_t{1} << (q.position % 64);
     }
   }
 
@@ -77,8 +74,8 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnR
       c.column = p->column;
       c.type = table.schema().columns[p->column].type;
       c.values = table.data(p->column);
-      c.min = ranges[p->column].min;
-      c.domain = static_cast<std::uint64_t>(ranges[p->column].max - ranges[p->column].min) + 1;
+      c.min = stats[p->column].range.min;
+      c.domain = static_cast<std::uint64_t>(stats[p->column].range.max - stats[p->column].range.min) + 1;
       c.masks.assign(c.domain * words, 0);
       stats_.table_bytes += c.masks.size() * sizeof(std::uint64_t);
       columns_.push_back(std::move(c));
@@ -112,6 +109,88 @@ void PredicateIndex::or_column(const ColumnIndex& index, std::size_t first, std:
     std::uint64_t* mask = masks + r * words_;
     for (std::size_t w = 0; w < words_; ++w) mask[w] |= entry[w];
   }
+}
+
+namespace {
+
+template <class T>
+std::size_t keep_in_range(const T* values, std::int64_t low, std::int64_t high, std::uint16_t* rows, std::size_t n) {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto v = static_cast<std::int64_t>(values[rows[i]]);
+    rows[kept] = rows[i];
+    kept += (v >= low) & (v <= high);
+  }
+  return kept;
+}
+
+template <class T>
+std::size_t keep_in_set(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
+  std::size_t kept = 0;
+  const std::uint64_t* bits = p.bits.data();
+  const auto span = static_cast<std::uint64_t>(p.high - p.low);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[rows[i]]) - p.low);
+    rows[kept] = rows[i];
+    kept += d <= span && ((bits[d >> 6] >> (d & 63)) & 1);
+  }
+  return kept;
+}
+
+template <class T>
+std::size_t keep_typed(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
+  if (p.empty()) return 0;
+  return p.kind == Predicate::Kind::range ? keep_in_range(values, p.low, p.high, rows, n) : keep_in_set(values, p, rows, n);
+}
+
+}  // namespace
+
+std::size_t PredicateIndex::keep_passing(const BoundPredicate& b, std::size_t first, std::uint16_t* rows, std::size_t n) {
+  switch (b.type) {
+    case ColumnType::u8: return keep_typed(reinterpret_cast<const std::uint8_t*>(b.column) + first, *b.predicate, rows, n);
+    case ColumnType::u16: return keep_typed(reinterpret_cast<const std::uint16_t*>(b.column) + first, *b.predicate, rows, n);
+    case ColumnType::i32: return keep_typed(reinterpret_cast<const std::int32_t*>(b.column) + first, *b.predicate, rows, n);
+    case ColumnType::i64: return keep_typed(reinterpret_cast<const std::int64_t*>(b.column) + first, *b.predicate, rows, n);
+    case ColumnType::text: break;
+  }
+  return 0;
+}
+
+std::uint64_t PredicateIndex::check_residuals(std::size_t first, std::size_t rows, std::uint64_t* masks,
+                                              Scratch& scratch) const {
+  const std::size_t positions = residuals_.size();
+  scratch.rows.resize(positions * kBlockRows);
+  scratch.counts.assign(positions, 0);
+  std::uint16_t* lists = scratch.rows.data();
+  std::uint16_t* counts = scratch.counts.data();
+  std::uint64_t candidates = 0;
+  // Each candidate (row, query) with residuals goes to that query's list
+  // and loses its bit until its predicates pass.
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t w = 0; w < words_; ++w) {
+      std::uint64_t& mask = masks[r * words_ + w];
+      std::uint64_t pending = mask & residual_mask_[w];
+      mask &= ~pending;
+      while (pending != 0) {
+        const std::size_t position = 64 * w + static_cast<std::size_t>(std::countr_zero(pending));
+        pending &= pending - 1;
+        lists[position * kBlockRows + counts[position]++] = static_cast<std::uint16_t>(r);
+        ++candidates;
+      }
+    }
+  }
+  for (std::size_t position : with_residuals_) {
+    std::uint16_t* list = lists + position * kBlockRows;
+    std::size_t n = counts[position];
+    for (const BoundPredicate& b : residuals_[position]) {
+      if (n == 0) break;
+      n = keep_passing(b, first, list, n);
+    }
+    const std::size_t word = position / 64;
+    const std::uint64_t bit = std::uint64_t{1} << (position % 64);
+    for (std::size_t i = 0; i < n; ++i) masks[list[i] * words_ + word] |= bit;
+  }
+  return candidates;
 }
 
 void PredicateIndex::candidates(std::size_t first, std::size_t rows, std::uint64_t* masks) const {

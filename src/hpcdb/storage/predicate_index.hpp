@@ -1,7 +1,8 @@
 #pragma once
 // The query index of a shared scan (Crescando's idea: index the queries, not
 // the data). Each query of a batch has a bit position; of its predicates one
-// is indexed, the one expected to pass the fewest rows, and for each column
+// is indexed, the one expected to pass the fewest rows (estimated on a
+// sample of the column), and for each column
 // that carries indexed predicates a table maps every value of the column's
 // range to the bitset of queries whose indexed predicate that value passes.
 // A row's candidate queries are then the OR of one table entry per indexed
@@ -14,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "hpcdb/storage/column_stats.hpp"
 #include "hpcdb/storage/column_table.hpp"
 #include "hpcdb/storage/storage_query.hpp"
 
@@ -38,9 +40,9 @@ class PredicateIndex {
   // wider ranges are checked as residuals instead.
   static constexpr std::size_t kMaxTableBytes = std::size_t{128} << 20;
 
-  // `ranges[c]`: the smallest and largest value of column c in `table`.
+  // `stats[c]`: the value range and sample of column c of `table`.
   // `words`: 64-bit words per bitset (positions < 64 x words).
-  PredicateIndex(const ColumnTable& table, std::span<const ColumnRange> ranges, std::span<const PositionedQuery> queries,
+  PredicateIndex(const ColumnTable& table, std::span<const ColumnStats> stats, std::span<const PositionedQuery> queries,
                  std::size_t words);
 
   std::size_t words() const { return words_; }
@@ -53,6 +55,18 @@ class PredicateIndex {
     }
     return true;
   }
+  // Clears, in the candidate bitsets of rows [first, first + rows) (at most
+  // kBlockRows), the bit of every query whose residual predicates the row
+  // fails: the candidate rows are first sorted out by query (one pass over
+  // the bitsets), then each query's predicates run over its rows in one loop
+  // each (most selective predicate first). `scratch` is reused between
+  // calls. Returns the (row, query) candidates.
+  static constexpr std::size_t kBlockRows = 1024;
+  struct Scratch {
+    std::vector<std::uint16_t> rows;    // kBlockRows per position
+    std::vector<std::uint16_t> counts;  // per position
+  };
+  std::uint64_t check_residuals(std::size_t first, std::size_t rows, std::uint64_t* masks, Scratch& scratch) const;
   const PredicateIndexStats& stats() const { return stats_; }
 
  private:
@@ -82,12 +96,16 @@ class PredicateIndex {
 
   template <class T>
   void or_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
+  // Keeps, of the `n` block rows in `rows`, those whose value passes `b`; returns how many.
+  static std::size_t keep_passing(const BoundPredicate& b, std::size_t first, std::uint16_t* rows, std::size_t n);
 
   const ColumnTable& table_;
   std::size_t words_;
   std::vector<std::uint64_t> unindexed_;  // words
   std::vector<ColumnIndex> columns_;
-  std::vector<std::vector<BoundPredicate>> residuals_;  // by position
+  std::vector<std::vector<BoundPredicate>> residuals_;  // by position, most selective first
+  std::vector<std::size_t> with_residuals_;              // positions that have any
+  std::vector<std::uint64_t> residual_mask_;             // words: their bits
   PredicateIndexStats stats_;
 };
 

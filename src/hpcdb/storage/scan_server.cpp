@@ -7,6 +7,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/storage/thread_cpu_time.hpp"
 
 namespace hpcdb {
 
@@ -51,11 +52,12 @@ void ScanServer::run() {
 
 void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
   Stopwatch watch;
+  const double cpu_start = thread_cpu_seconds();
   const std::uint64_t batch = next_batch_++;
   std::uint64_t applied = 0;
   if (fragment_.master) {
     const std::vector<RowUpdate> updates = fragment_.master->take_updates();
-    apply_updates(fragment_.rows, fragment_.ranges, updates);
+    apply_updates(fragment_.rows, fragment_.stats, updates);
     applied = updates.size();
   }
 
@@ -81,7 +83,7 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
   }
   std::vector<PositionedQuery> positioned;
   const std::size_t words = assign_positions(fragment_.rows.schema(), shares, positioned);
-  const PredicateIndex index(fragment_.rows, fragment_.ranges, positioned, words);
+  const PredicateIndex index(fragment_.rows, fragment_.stats, positioned, words);
 
   // START BATCH to every engine of the batch.
   std::vector<std::unique_ptr<ResultStream>> streams;
@@ -106,7 +108,9 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
   const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(config_.workers, std::max<std::size_t>(rows / 4096, 1)));
   std::vector<ScanCounts> scan_counts(workers);
   std::vector<ResultCounts> result_counts(workers);
+  std::vector<double> worker_cpu(workers, 0);
   run_on_threads(workers, [&](unsigned w) {
+    const double cpu = thread_cpu_seconds();
     std::vector<std::unique_ptr<ResultWriter>> writers;
     std::vector<ResultWriter*> raw;
     for (std::size_t e = 0; e < shares.size(); ++e) {
@@ -120,6 +124,7 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
       writer->flush(workers == 1);
       result_counts[w] += writer->counts();
     }
+    if (w > 0) worker_cpu[w] = thread_cpu_seconds() - cpu;
   });
   ResultCounts results;
   for (const ResultCounts& c : result_counts) results += c;
@@ -140,6 +145,8 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
   stats_.updates_applied += applied;
   const double seconds = watch.seconds();
   stats_.busy_seconds += seconds;
+  stats_.cpu_seconds += thread_cpu_seconds() - cpu_start;
+  for (double c : worker_cpu) stats_.cpu_seconds += c;
   stats_.cycle_time.add(static_cast<std::uint64_t>(seconds * 1e9));
 }
 

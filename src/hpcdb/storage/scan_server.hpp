@@ -35,6 +35,7 @@ struct ScanServerStats {
   ResultCounts results;
   std::uint64_t updates_applied = 0;
   double busy_seconds = 0;
+  double cpu_seconds = 0;  // of the workers, summed
   LatencyHistogram cycle_time;
 };
 

@@ -8,7 +8,7 @@
 namespace hpcdb {
 namespace {
 
-constexpr std::size_t kBlockRows = 1024;
+constexpr std::size_t kBlockRows = PredicateIndex::kBlockRows;
 
 // Copies the projected columns of `row` into `record`.
 void copy_record(const ColumnTable& table, const RecordLayout& layout, std::size_t row, std::byte* record) {
@@ -61,26 +61,17 @@ ScanCounts shared_scan(const ColumnTable& table, const PredicateIndex& index, st
   const std::size_t words = index.words();
   if (words == 0) return counts;
   std::vector<std::uint64_t> masks(kBlockRows * words);
+  PredicateIndex::Scratch scratch;
   for (std::size_t block = first; block < end; block += kBlockRows) {
     const std::size_t rows = std::min(kBlockRows, end - block);
     counts.rows += rows;
     index.candidates(block, rows, masks.data());
+    counts.candidates += index.check_residuals(block, rows, masks.data(), scratch);
     for (std::size_t r = 0; r < rows; ++r) {
       std::uint64_t* mask = masks.data() + r * words;
-      bool any = false;
-      for (std::size_t w = 0; w < words; ++w) {
-        std::uint64_t pending = mask[w];
-        while (pending != 0) {
-          const int bit = std::countr_zero(pending);
-          pending &= pending - 1;
-          ++counts.candidates;
-          if (!index.residuals_pass(64 * w + static_cast<std::size_t>(bit), block + r)) {
-            mask[w] &= ~(std::uint64_t{1} << bit);
-          }
-        }
-        any |= mask[w] != 0;
-      }
-      if (!any) continue;
+      std::uint64_t any = 0;
+      for (std::size_t w = 0; w < words; ++w) any |= mask[w];
+      if (any == 0) continue;
       for (std::size_t e = 0; e < shares.size(); ++e) {
         const EngineShare& share = shares[e];
         bool wanted = false;

@@ -36,7 +36,7 @@ std::size_t assign_positions(const TableSchema& schema, std::vector<EngineShare>
 
 struct ScanCounts {
   std::uint64_t rows = 0;         // scanned
-  std::uint64_t candidates = 0;   // (row, query) pairs the index proposed
+  std::uint64_t candidates = 0;   // (row, query) pairs the index proposed that had residual predicates to check
   std::uint64_t matches = 0;      // (row, query) pairs that passed
   std::uint64_t emitted = 0;      // (row, engine) tuples written
   ScanCounts& operator+=(const ScanCounts& o);
