@@ -15,6 +15,7 @@
 #include "hpcdb/apps/hpcdb/netbench_command.hpp"
 
 #include "hpcdb/apps/hpcdb/shuffle_command.hpp"
+#include "hpcdb/apps/hpcdb/ssb_command.hpp"
 #include "hpcdb/apps/hpcdb/txn_command.hpp"
 #include "hpcdb/apps/hpcdb/join_command.hpp"
 #include "hpcdb/apps/hpcdb/join_options.hpp"
@@ -75,6 +76,13 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
                  "active messages. Prints rows/s, bytes and messages per second per rank, registered memory and "
                  "endpoints per design, and with --calibration the model's time next to each.");
   hpcdb::add_shuffle_options(*shuffle, shuffle_options);
+  hpcdb::SsbOptions ssb_options;
+  CLI::App* ssb = app.add_subcommand(
+      "ssb", "The Star Schema Benchmark on the decoupled storage engine: storage ranks hold the tables and answer "
+             "every queued query with one shared scan per batch cycle; query-engine ranks run closed-loop clients "
+             "through shared hash joins and grouped aggregation. Prints queries/hour and latencies per flight, "
+             "point-query latencies, scans and bytes moved.");
+  hpcdb::add_ssb_options(*ssb, ssb_options);
   app.set_version_flag("--version", [] { return hpcdb::version_text(); });
   hpcdb::refuse_wrapped_and_non_finite_numbers(app);
 
@@ -108,6 +116,7 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   if (netbench->parsed()) return hpcdb::run_netbench_command(cluster, netbench_options);
 
   if (shuffle->parsed()) return hpcdb::run_shuffle_command(cluster, shuffle_options);
+  if (ssb->parsed()) return hpcdb::run_ssb_command(cluster, ssb_options);
   return 2;
 }
 
@@ -129,7 +138,7 @@ hpcdb::MpiThreads mpi_threads_for(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg.empty() || arg[0] == '-') continue;
-    if (arg == "netbench") return hpcdb::MpiThreads::multiple;
+    if (arg == "netbench" || arg == "ssb") return hpcdb::MpiThreads::multiple;
     if (arg == "shuffle" && asks_for_network_threads(argc, argv)) return hpcdb::MpiThreads::multiple;
     return hpcdb::MpiThreads::serialized;
   }

@@ -1,0 +1,168 @@
+#include "hpcdb/query/ssb_workload.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <deque>
+#include <optional>
+#include <mutex>
+#include <thread>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/stopwatch.hpp"
+
+namespace hpcdb::ssb {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_between(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double>(b - a).count(); }
+
+// The shared state of all clients of one engine; completions arrive on the
+// operators' threads.
+class Driver {
+ public:
+  Driver(QueryEngine& engine, const WorkloadConfig& config) : engine_(engine), config_(config), start_(Clock::now()) {}
+
+  void start_clients() {
+    if (config_.mix == QueryMix::standard) {
+      for (unsigned r = 0; r < config_.rounds; ++r) {
+        for (int q = 0; q < kQueryNames; ++q) {
+          const auto name = static_cast<QueryName>(q);
+          issue({name, standard_parameters(name)}, nullptr);
+        }
+      }
+    } else {
+      for (unsigned c = 0; c < config_.clients; ++c) {
+        rngs_.emplace_back(config_.seed, 1000 + 64 * static_cast<std::uint64_t>(engine_.engine()) + c, 0);
+      }
+      for (unsigned c = 0; c < config_.clients; ++c) issue(random_query(rngs_[c]), &rngs_[c]);
+    }
+    if (config_.points.clients > 0) {
+      if (engine_.lookups() == nullptr) throw UsageError("point-query clients need a key-value table (--kv-table)");
+      for (unsigned c = 0; c < config_.points.clients; ++c) {
+        point_rngs_.emplace_back(config_.seed, 500000 + 64 * static_cast<std::uint64_t>(engine_.engine()) + c, 0);
+      }
+      for (unsigned c = 0; c < config_.points.clients; ++c) issue_point(point_rngs_[c]);
+    }
+  }
+
+  // Stops issuing after the duration (random mix); true when nothing is outstanding.
+  bool finished() {
+    if (config_.mix == QueryMix::random && !stopping_.load() && seconds_between(start_, Clock::now()) >= config_.duration) {
+      stopping_.store(true);
+    }
+    std::lock_guard lock(mutex_);
+    return (config_.mix == QueryMix::standard || stopping_.load()) && outstanding_ == 0;
+  }
+
+  WorkloadResult result() {
+    std::lock_guard lock(mutex_);
+    result_.measured_seconds = config_.mix == QueryMix::standard ? seconds_between(start_, last_completion_)
+                                                                 : config_.duration - config_.warmup;
+    return result_;
+  }
+
+ private:
+  SsbQuery random_query(CounterRng& rng) const {
+    const std::vector<QueryName>& pool = config_.queries;
+    const QueryName name = pool.empty() ? static_cast<QueryName>(rng.next_u64() % kQueryNames)
+                                        : pool[rng.next_u64() % pool.size()];
+    return {name, random_parameters(name, rng)};
+  }
+
+  // Counted when it ends inside the measured window.
+  bool counts(Clock::time_point end) const {
+    const double t = seconds_between(start_, end);
+    return config_.mix == QueryMix::standard || (t >= config_.warmup && t <= config_.duration);
+  }
+
+  void issue(SsbQuery query, CounterRng* rng) {
+    {
+      std::lock_guard lock(mutex_);
+      ++outstanding_;
+    }
+    const Clock::time_point issued = Clock::now();
+    StarRequest request;
+    request.plan = plan_of(query);
+    request.done = [this, query, rng, issued](std::vector<ResultRow> rows) {
+      const Clock::time_point now = Clock::now();
+      {
+        std::lock_guard lock(mutex_);
+        --outstanding_;
+        last_completion_ = now;
+        if (counts(now)) {
+          const auto ns = static_cast<std::uint64_t>(seconds_between(issued, now) * 1e9);
+          ++result_.completed;
+          ++result_.completed_by_query[static_cast<std::size_t>(query.name)];
+          result_.latency.add(ns);
+          result_.latency_by_flight[static_cast<std::size_t>(flight(query.name) - 1)].add(ns);
+        }
+        if (config_.keep_answers) result_.answers.push_back({query, std::move(rows)});
+      }
+      if (rng != nullptr && !stopping_.load()) issue(random_query(*rng), rng);
+    };
+    engine_.star().submit(std::move(request));
+  }
+
+  void issue_point(CounterRng& rng) {
+    const PointWorkload& p = config_.points;
+    PointRequest request;
+    request.key = p.key_of(1 + static_cast<std::int64_t>(rng.next_u64() % static_cast<std::uint64_t>(p.keys)));
+    request.update = rng.next_double() < p.update_fraction;
+    request.column = p.update_column;
+    request.value = p.update_low + static_cast<std::int64_t>(rng.next_u64() % static_cast<std::uint64_t>(p.update_high - p.update_low + 1));
+    request.projection = p.projection;
+    {
+      std::lock_guard lock(mutex_);
+      ++outstanding_;
+    }
+    const Clock::time_point issued = Clock::now();
+    const bool update = request.update;
+    request.done = [this, &rng, issued, update](std::optional<std::vector<std::int64_t>> row) {
+      const Clock::time_point now = Clock::now();
+      {
+        std::lock_guard lock(mutex_);
+        --outstanding_;
+        if (counts(now)) {
+          ++result_.point_queries;
+          result_.updates += update ? 1 : 0;
+          result_.lookups_found += row.has_value() ? 1 : 0;
+          result_.point_latency.add(static_cast<std::uint64_t>(seconds_between(issued, now) * 1e9));
+        }
+      }
+      if (!stopping_.load() && config_.mix == QueryMix::random) issue_point(rng);
+    };
+    engine_.lookups()->submit(std::move(request));
+  }
+
+  QueryEngine& engine_;
+  const WorkloadConfig& config_;
+  const Clock::time_point start_;
+  std::deque<CounterRng> rngs_;        // deque: clients keep pointers to theirs
+  std::deque<CounterRng> point_rngs_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::uint64_t outstanding_ = 0;
+  Clock::time_point last_completion_ = Clock::now();
+  WorkloadResult result_;
+};
+
+}  // namespace
+
+WorkloadResult run_workload(QueryEngine& engine, const WorkloadConfig& config, const std::function<void()>& tick) {
+  if (config.mix == QueryMix::random && config.clients == 0 && config.points.clients == 0) {
+    throw UsageError("--clients and --lookup-clients are both 0: there is nothing to run");
+  }
+  if (config.warmup >= config.duration && config.mix == QueryMix::random) {
+    throw UsageError("--warmup must be shorter than --duration");
+  }
+  Driver driver(engine, config);
+  driver.start_clients();
+  while (!driver.finished()) {
+    tick();
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return driver.result();
+}
+
+}  // namespace hpcdb::ssb

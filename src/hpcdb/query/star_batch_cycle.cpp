@@ -1,0 +1,345 @@
+#include "hpcdb/query/star_batch_cycle.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/storage/result_piece_view.hpp"
+
+namespace hpcdb {
+namespace {
+
+// An integer field of a record; its width says its type (the schemas use
+// u8, u16, i32 and i64).
+std::int64_t read_field(const std::byte* p, std::size_t width) {
+  switch (width) {
+    case 1: return static_cast<std::uint8_t>(*p);
+    case 2: { std::uint16_t v; std::memcpy(&v, p, 2); return v; }
+    case 4: { std::int32_t v; std::memcpy(&v, p, 4); return v; }
+    default: { std::int64_t v; std::memcpy(&v, p, 8); return v; }
+  }
+}
+
+void set_bit(std::uint64_t* words, std::size_t bit) { words[bit / 64] |= std::uint64_t{1} << (bit % 64); }
+
+// Calls f(position) for every set bit of a bitset of `words` words at `bits`.
+template <class F>
+void for_each_bit(const std::byte* bits, std::size_t words, F&& f) {
+  for (std::size_t w = 0; w < words; ++w) {
+    std::uint64_t word;
+    std::memcpy(&word, bits + 8 * w, 8);
+    while (word != 0) {
+      f(64 * w + static_cast<std::size_t>(std::countr_zero(word)));
+      word &= word - 1;
+    }
+  }
+}
+
+}  // namespace
+
+StarBatchCycle::StarBatchCycle(std::vector<StarRequest>& requests, std::function<QueryId()> next_query_id)
+    : requests_(requests),
+      next_query_id_(std::move(next_query_id)),
+      n_(requests.size()),
+      words_((requests.size() + 63) / 64),
+      dim_of_join_(requests.size()),
+      query_probes_(requests.size()),
+      groups_(requests.size()),
+      matched_(requests.size(), 0) {
+  plan_dimensions();
+}
+
+// The batch's dimension tables, each with the union of the attributes its
+// queries group by, and where each query's grouping columns are found.
+void StarBatchCycle::plan_dimensions() {
+  for (std::size_t q = 0; q < n_; ++q) {
+    for (const DimensionJoin& j : requests_[q].plan.joins) {
+      auto it = std::find_if(dims_.begin(), dims_.end(), [&](const Dimension& d) { return d.table == j.table; });
+      if (it == dims_.end()) {
+        Dimension d;
+        d.table = j.table;
+        d.key = j.key;
+        d.fact_column = j.fact_column;
+        d.filtered.assign(n_, false);
+        dims_.push_back(std::move(d));
+        it = dims_.end() - 1;
+      }
+      if (it->key != j.key || it->fact_column != j.fact_column) {
+        throw Error("two queries join dimension table " + std::to_string(j.table) + " on different columns");
+      }
+      for (std::uint16_t a : j.attributes) {
+        if (std::find(it->attributes.begin(), it->attributes.end(), a) == it->attributes.end()) it->attributes.push_back(a);
+      }
+      dim_of_join_[q].push_back(static_cast<std::size_t>(it - dims_.begin()));
+    }
+  }
+  for (std::size_t q = 0; q < n_; ++q) {
+    const StarPlan& plan = requests_[q].plan;
+    QueryProbe& probe = query_probes_[q];
+    if (plan.group_by.size() > kMaxGroupColumns) throw Error("a star query groups by more than 3 columns");
+    for (const GroupColumn& g : plan.group_by) {
+      const std::size_t di = dim_of_join_[q].at(g.join);
+      const auto& attrs = dims_[di].attributes;
+      const auto i = static_cast<std::size_t>(probe.groups++);
+      probe.dim[i] = static_cast<std::uint8_t>(di);
+      probe.slot[i] = static_cast<std::uint8_t>(std::find(attrs.begin(), attrs.end(), g.column) - attrs.begin());
+    }
+    probe.measure = plan.measure;
+    const std::size_t terms = plan.measure == Measure::revenue ? 1 : 2;
+    if (plan.measure_columns.size() != terms) throw Error("a star query's measure reads the wrong number of columns");
+    for (std::size_t i = 0; i < terms; ++i) {
+      const std::uint16_t c = plan.measure_columns[i];
+      auto it = std::find(measure_columns_.begin(), measure_columns_.end(), c);
+      if (it == measure_columns_.end()) it = measure_columns_.insert(measure_columns_.end(), c);
+      probe.terms[i] = static_cast<std::uint8_t>(it - measure_columns_.begin());
+    }
+  }
+}
+
+OwedFragments StarBatchCycle::send_dimension_selections(const std::map<std::uint32_t, StubClient*>& tables,
+                                                        BatchConsumer& consumer) {
+  OwedFragments owed;
+  for (Dimension& d : dims_) {
+    d.rows = std::make_unique<DimensionTable>(words_, d.attributes.size());
+    std::vector<std::uint16_t> projection{d.key};
+    projection.insert(projection.end(), d.attributes.begin(), d.attributes.end());
+    std::vector<StorageQuery> queries;
+    for (std::size_t q = 0; q < n_; ++q) {
+      const auto& joins = requests_[q].plan.joins;
+      const auto j = std::find_if(joins.begin(), joins.end(), [&](const DimensionJoin& x) { return x.table == d.table; });
+      if (j == joins.end()) {
+        set_bit(d.rows->pass_through().data(), q);
+        continue;
+      }
+      StorageQuery sq;
+      sq.id = next_query_id_();
+      sq.predicates = j->predicates;
+      sq.projection = projection;
+      d.position[sq.id] = q;
+      d.filtered[q] = !j->predicates.empty();
+      queries.push_back(std::move(sq));
+    }
+    StubClient* stub = tables.at(d.table);
+    for (std::size_t f = 0; f < stub->fragments(); ++f) owed[{d.table, static_cast<std::uint32_t>(f)}] = -1;
+    stub->send(std::move(queries), Priority::best_effort, consumer);
+  }
+  return owed;
+}
+
+StarBatchCycle::Dimension& StarBatchCycle::dimension_of(std::uint32_t table) {
+  auto d = std::find_if(dims_.begin(), dims_.end(), [&](const Dimension& x) { return x.table == table; });
+  if (d == dims_.end()) throw Error("results of table " + std::to_string(table) + " arrived while its dimension phase did not wait for it");
+  return *d;
+}
+
+StarBatchCycle::Field StarBatchCycle::field_of(const RecordLayout& record, std::uint16_t column) {
+  for (std::size_t i = 0; i < record.columns.size(); ++i) {
+    if (record.columns[i] == column) return {record.offsets[i], record.widths[i]};
+  }
+  throw Error("a result batch lacks column " + std::to_string(column) + ", which its queries asked for");
+}
+
+// Bit i of a batch's bitsets stands for start.queries[i]: its position in
+// this cycle's batch, from the ids this cycle gave its selections.
+std::vector<std::size_t> StarBatchCycle::positions_of(const StartBatch& start, const std::unordered_map<QueryId, std::size_t>& ids) {
+  std::vector<std::size_t> p;
+  p.reserve(start.queries.size());
+  for (QueryId id : start.queries) {
+    const auto it = ids.find(id);
+    if (it == ids.end()) throw Error("a START BATCH names query " + std::to_string(id) + ", which this batch did not send");
+    p.push_back(it->second);
+  }
+  return p;
+}
+
+void StarBatchCycle::take_dimension_event(const BatchEvent& e) {
+  Dimension& d = dimension_of(e.table);
+  if (e.kind == BatchEvent::Kind::start) {
+    dim_positions_[{e.table, e.fragment}] = positions_of(*e.start, d.position);
+    return;
+  }
+  if (e.kind != BatchEvent::Kind::piece) return;
+  const std::vector<std::size_t>& positions = dim_positions_.at({e.table, e.fragment});
+  const RecordLayout& record = e.start->record;
+  const Field key = field_of(record, d.key);
+  std::vector<Field> attributes;
+  for (std::uint16_t a : d.attributes) attributes.push_back(field_of(record, a));
+  const ResultPieceView piece(e.payload->bytes());
+  for (std::size_t t = 0; t < piece.tuples(); ++t) {
+    const std::byte* rec = piece.record(t, record.bitset_bytes);
+    const std::size_t entry = d.rows->entry(read_field(rec + key.offset, key.width));
+    std::uint64_t* mask = d.rows->mask(entry);
+    for_each_bit(piece.bitset(t), record.bitset_bytes / 8, [&](std::size_t bit) { set_bit(mask, positions[bit]); });
+    std::int32_t* values = d.rows->values(entry);
+    for (std::size_t a = 0; a < attributes.size(); ++a) {
+      values[a] = static_cast<std::int32_t>(read_field(rec + attributes[a].offset, attributes[a].width));
+    }
+  }
+  counts_.dimension_tuples += piece.tuples();
+  counts_.result_bytes += e.payload->bytes().size();
+}
+
+// For each dimension the query selects on: the keys its selection kept, as a
+// predicate on the fact table's foreign key.
+std::vector<Predicate> StarBatchCycle::semi_join_filters(std::size_t query) const {
+  std::vector<Predicate> filters;
+  for (const Dimension& d : dims_) {
+    if (!d.filtered[query]) continue;
+    std::vector<std::int64_t> keys;
+    d.rows->for_each_entry([&](std::int64_t key, const std::uint64_t* mask) {
+      if ((mask[query / 64] >> (query % 64)) & 1) keys.push_back(key);
+    });
+    filters.push_back(Predicate::in(d.fact_column, keys));
+  }
+  return filters;
+}
+
+OwedFragments StarBatchCycle::send_fact_selection(const std::map<std::uint32_t, StubClient*>& tables,
+                                                  BatchConsumer& consumer, bool semi_join_filters_on) {
+  for (Dimension& d : dims_) d.rows->seal();
+  const std::uint32_t fact_table = requests_.front().plan.fact_table;
+  std::vector<std::uint16_t> foreign_keys;
+  for (const Dimension& d : dims_) foreign_keys.push_back(d.fact_column);
+  std::vector<StorageQuery> queries;
+  for (std::size_t q = 0; q < n_; ++q) {
+    const StarPlan& plan = requests_[q].plan;
+    if (plan.fact_table != fact_table) throw Error("the queries of one batch read different fact tables");
+    StorageQuery sq;
+    sq.id = next_query_id_();
+    sq.predicates = plan.fact_predicates;
+    if (semi_join_filters_on) {
+      for (Predicate& f : semi_join_filters(q)) {
+        counts_.filter_keys += f.cardinality();
+        sq.predicates.push_back(std::move(f));
+      }
+    }
+    sq.projection = foreign_keys;
+    sq.projection.insert(sq.projection.end(), plan.measure_columns.begin(), plan.measure_columns.end());
+    fact_ids_[sq.id] = q;
+    queries.push_back(std::move(sq));
+  }
+  StubClient* stub = tables.at(fact_table);
+  OwedFragments owed;
+  for (std::size_t f = 0; f < stub->fragments(); ++f) owed[{fact_table, static_cast<std::uint32_t>(f)}] = -1;
+  stub->send(std::move(queries), Priority::best_effort, consumer);
+  return owed;
+}
+
+void StarBatchCycle::take_fact_event(const BatchEvent& e) {
+  if (e.kind == BatchEvent::Kind::start) {
+    FactReader r;
+    r.positions = positions_of(*e.start, fact_ids_);
+    r.identity = r.positions.size() == n_;
+    for (std::size_t i = 0; r.identity && i < n_; ++i) r.identity = r.positions[i] == i;
+    for (const Dimension& d : dims_) r.keys.push_back(field_of(e.start->record, d.fact_column));
+    for (std::uint16_t c : measure_columns_) r.measures.push_back(field_of(e.start->record, c));
+    fact_readers_[e.fragment] = std::move(r);
+    return;
+  }
+  if (e.kind != BatchEvent::Kind::piece) return;
+  probe(fact_readers_.at(e.fragment), *e.payload, e.start->record);
+  counts_.result_bytes += e.payload->bytes().size();
+}
+
+void StarBatchCycle::aggregate(std::size_t q, const std::uint64_t* const* slots, const std::int64_t* measures) {
+  const QueryProbe& p = query_probes_[q];
+  std::uint64_t key = 0;
+  for (int g = 0; g < p.groups; ++g) {
+    const auto i = static_cast<std::size_t>(g);
+    key = pack_group(key, g, DimensionTable::values_in(slots[p.dim[i]], words_)[p.slot[i]]);
+  }
+  const std::int64_t a = measures[p.terms[0]];
+  std::int64_t value = a;
+  if (p.measure == Measure::extendedprice_times_discount) value = a * measures[p.terms[1]];
+  if (p.measure == Measure::revenue_minus_supplycost) value = a - measures[p.terms[1]];
+  groups_[q].add(key, value);
+  ++matched_[q];
+}
+
+// Each fact row: its bitset (this batch's positions), ANDed per dimension
+// with the bitset of the dimension row its key finds (or with the queries
+// that do not join that dimension); every query left gets the row's measure
+// under its group. kWords: bitset words (0: any number); dimension slots a
+// few rows ahead are prefetched.
+template <std::size_t kWords>
+void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record) {
+  constexpr std::size_t kPrefetch = 8;
+  const std::size_t words = kWords == 0 ? words_ : kWords;
+  const std::size_t dims = dims_.size();
+  std::vector<std::uint64_t> mask(words);
+  std::vector<const std::uint64_t*> slots(dims);
+  std::vector<std::int64_t> measures(measure_columns_.size());
+  const std::size_t bitset_words = record.bitset_bytes / 8;
+  const std::size_t tuples = piece.tuples();
+  for (std::size_t t = 0; t < tuples; ++t) {
+    if (t + kPrefetch < tuples) {
+      const std::byte* ahead = piece.record(t + kPrefetch, record.bitset_bytes);
+      for (std::size_t d = 0; d < dims; ++d) {
+        const std::uint64_t* a = dims_[d].rows->slot_address(read_field(ahead + reader.keys[d].offset, reader.keys[d].width));
+        if (a != nullptr) __builtin_prefetch(a);
+      }
+    }
+    const std::byte* bits = piece.bitset(t);
+    const std::byte* rec = piece.record(t, record.bitset_bytes);
+    if (reader.identity) {
+      std::memcpy(mask.data(), bits, words * 8);
+    } else {
+      std::fill(mask.begin(), mask.end(), 0);
+      for_each_bit(bits, bitset_words, [&](std::size_t bit) { set_bit(mask.data(), reader.positions[bit]); });
+    }
+    std::uint64_t any = 1;
+    for (std::size_t d = 0; d < dims && any != 0; ++d) {
+      const DimensionTable& table = *dims_[d].rows;
+      slots[d] = table.slot(read_field(rec + reader.keys[d].offset, reader.keys[d].width));
+      const std::uint64_t* pass = table.pass_through_words();
+      any = 0;
+      for (std::size_t w = 0; w < words; ++w) {
+        mask[w] &= pass[w] | slots[d][w];
+        any |= mask[w];
+      }
+    }
+    if (any == 0) continue;
+    for (std::size_t m = 0; m < measures.size(); ++m) {
+      measures[m] = read_field(rec + reader.measures[m].offset, reader.measures[m].width);
+    }
+    for (std::size_t w = 0; w < words; ++w) {
+      for (std::uint64_t word = mask[w]; word != 0; word &= word - 1) {
+        aggregate(64 * w + static_cast<std::size_t>(std::countr_zero(word)), slots.data(), measures.data());
+        ++counts_.fact_matches;
+      }
+    }
+  }
+  counts_.fact_tuples += tuples;
+}
+
+void StarBatchCycle::probe(const FactReader& reader, const ReceivedPayload& payload, const RecordLayout& record) {
+  const ResultPieceView piece(payload.bytes());
+  if (words_ == 1) {
+    probe_tuples<1>(reader, piece, record);
+  } else {
+    probe_tuples<0>(reader, piece, record);
+  }
+}
+
+void StarBatchCycle::finish(const ValueRenderer& render) {
+  for (std::size_t q = 0; q < n_; ++q) {
+    const StarPlan& plan = requests_[q].plan;
+    std::vector<GroupedRow> rows;
+    if (plan.group_by.empty()) {
+      GroupedRow row;
+      if (matched_[q] > 0) groups_[q].for_each([&](std::uint64_t, std::int64_t sum) { row.sum = sum; });
+      rows.push_back(row);
+    } else {
+      groups_[q].for_each([&](std::uint64_t key, std::int64_t sum) {
+        GroupedRow row;
+        for (std::size_t g = 0; g < plan.group_by.size(); ++g) row.groups.push_back(unpack_group(key, static_cast<int>(g)));
+        row.sum = sum;
+        rows.push_back(std::move(row));
+      });
+    }
+    requests_[q].done(result_rows(plan, rows, render));
+  }
+}
+
+}  // namespace hpcdb
