@@ -137,10 +137,12 @@ if [ "$ranks" -ge 2 ]; then
     --fail-rank 0 --fail-after 2
   dies query_rank_killed 60 "rank 1 is killing itself|exited on signal" ssb --scale 0.05 --clients 4 --duration 30 \
     --fail-rank 1 --fail-after 2
-  dies storage_rank_hangs 40 "storage engine rank 0 has (sent nothing|not answered)" ssb --scale 0.05 --clients 4 \
-    --duration 60 --reply-timeout 3 --fail-rank 0 --fail-how hang --fail-after 2
-  dies query_rank_hangs 40 "query engine 0 \(rank 1\) has sent nothing" ssb --scale 0.05 --clients 4 --duration 60 \
-    --reply-timeout 3 --fail-rank 1 --fail-how hang --fail-after 2
+  # (a reply timeout of a few seconds: long enough that a busy machine does
+  # not make a live rank look silent)
+  dies storage_rank_hangs 60 "storage engine rank 0 has (sent nothing|not answered)" ssb --scale 0.05 --clients 4 \
+    --duration 120 --reply-timeout 8 --fail-rank 0 --fail-how hang --fail-after 2
+  dies query_rank_hangs 60 "query engine 0 \(rank 1\) has sent nothing" ssb --scale 0.05 --clients 4 --duration 120 \
+    --reply-timeout 8 --fail-rank 1 --fail-how hang --fail-after 2
 fi
 
 echo "$passed passed, $failed failed"

@@ -134,8 +134,10 @@ void StorageEngine::check_engines() {
                   "engine rank " + std::to_string(layer_.rank()) + " within " +
                   std::to_string(static_cast<int>(config_.connect_timeout)) + " s; is it still running?");
     }
-    if (state == 1 && rank != layer_.rank() &&
-        now - engines_[e].last_heard_ns.load() > static_cast<std::uint64_t>(config_.reply_timeout * 1e9)) {
+    // A handler may have heard from the engine after `now` was read.
+    const std::uint64_t heard = engines_[e].last_heard_ns.load();
+    if (state == 1 && rank != layer_.rank() && now > heard &&
+        now - heard > static_cast<std::uint64_t>(config_.reply_timeout * 1e9)) {
       throw Error("query engine " + std::to_string(e) + " (rank " + std::to_string(rank) + ") has sent nothing to storage " +
                   "engine rank " + std::to_string(layer_.rank()) + " for " +
                   std::to_string(static_cast<int>(config_.reply_timeout)) + " s (--reply-timeout); is it still running?");
