@@ -84,16 +84,31 @@ void ColumnTable::reserve(std::size_t rows) {
   for (std::size_t c = 0; c < columns_.size(); ++c) columns_[c].reserve(rows * schema_.columns[c].width());
 }
 
-ColumnRange ColumnTable::range(std::size_t c) const {
-  ColumnRange r;
-  if (rows_ == 0 || schema_.columns[c].type == ColumnType::text) return r;
-  r.min = r.max = value(0, c);
-  for (std::size_t i = 1; i < rows_; ++i) {
-    const std::int64_t v = value(i, c);
-    r.min = std::min(r.min, v);
-    r.max = std::max(r.max, v);
+namespace {
+
+template <class T>
+ColumnRange range_of(const T* values, std::size_t rows) {
+  T lo = values[0];
+  T hi = values[0];
+  for (std::size_t i = 1; i < rows; ++i) {
+    lo = std::min(lo, values[i]);
+    hi = std::max(hi, values[i]);
   }
-  return r;
+  return {static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)};
+}
+
+}  // namespace
+
+ColumnRange ColumnTable::range(std::size_t c) const {
+  if (rows_ == 0) return {};
+  switch (schema_.columns[c].type) {
+    case ColumnType::u8: return range_of(values<std::uint8_t>(c), rows_);
+    case ColumnType::u16: return range_of(values<std::uint16_t>(c), rows_);
+    case ColumnType::i32: return range_of(values<std::int32_t>(c), rows_);
+    case ColumnType::i64: return range_of(values<std::int64_t>(c), rows_);
+    case ColumnType::text: break;
+  }
+  return {};
 }
 
 std::size_t ColumnTable::bytes() const {

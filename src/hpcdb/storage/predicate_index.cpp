@@ -67,6 +67,7 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnS
   }
 
   // One value table per column with indexed predicates.
+  std::vector<std::vector<const Predicate*>> per_column;
   for (const auto& [q, p] : indexed) {
     auto it = std::find_if(columns_.begin(), columns_.end(), [&](const ColumnIndex& c) { return c.column == p->column; });
     if (it == columns_.end()) {
@@ -76,38 +77,80 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnS
       c.values = table.data(p->column);
       c.min = stats[p->column].range.min;
       c.domain = static_cast<std::uint64_t>(stats[p->column].range.max - stats[p->column].range.min) + 1;
-      c.masks.assign(c.domain * words, 0);
-      stats_.table_bytes += c.masks.size() * sizeof(std::uint64_t);
       columns_.push_back(std::move(c));
+      per_column.emplace_back();
       it = columns_.end() - 1;
     }
-    const std::int64_t low = std::max(p->low, it->min);
-    const std::int64_t high = std::min(p->high, it->min + static_cast<std::int64_t>(it->domain) - 1);
-    const std::uint64_t bit = std::uint64_t{1} << (q->position % 64);
-    const std::size_t word = q->position / 64;
+    it->positions.push_back(q->position);
+    per_column[static_cast<std::size_t>(it - columns_.begin())].push_back(p);
+  }
+  for (std::size_t i = 0; i < columns_.size(); ++i) build_column(columns_[i], per_column[i]);
+}
+
+void PredicateIndex::build_column(ColumnIndex& c, const std::vector<const Predicate*>& predicates) {
+  const std::size_t k = c.positions.size();
+  c.entry_bytes = k <= 8 ? 1 : k <= 16 ? 2 : k <= 32 ? 4 : 8 * ((k + 63) / 64);
+  c.entries.assign(c.domain * c.entry_bytes, 0);
+  for (std::size_t i = 0; i < k; ++i) {
+    const Predicate& p = *predicates[i];
+    const std::int64_t low = std::max(p.low, c.min);
+    const std::int64_t high = std::min(p.high, c.min + static_cast<std::int64_t>(c.domain) - 1);
+    const auto bit = static_cast<std::uint8_t>(1u << (i % 8));
     for (std::int64_t v = low; v <= high; ++v) {
-      if (p->matches(v)) it->masks[static_cast<std::size_t>(v - it->min) * words + word] |= bit;
+      if (p.matches(v)) c.entries[static_cast<std::size_t>(v - c.min) * c.entry_bytes + i / 8] |= bit;
     }
+  }
+  c.expand.assign(c.entry_bytes * 256 * words_, 0);
+  for (std::size_t byte = 0; byte < c.entry_bytes; ++byte) {
+    for (std::size_t value = 0; value < 256; ++value) {
+      std::uint64_t* out = c.expand.data() + (byte * 256 + value) * words_;
+      for (std::size_t j = 0; j < 8; ++j) {
+        const std::size_t local = 8 * byte + j;
+        if ((value >> j) & 1 && local < k) out[c.positions[local] / 64] |= std::uint64_t{1} << (c.positions[local] % 64);
+      }
+    }
+  }
+  stats_.table_bytes += c.entries.size() + c.expand.size() * sizeof(std::uint64_t);
+}
+
+template <class T, std::size_t kEntryBytes>
+void PredicateIndex::or_column_one_word(const ColumnIndex& index, std::size_t first, std::size_t rows,
+                                        std::uint64_t* masks) const {
+  const T* values = reinterpret_cast<const T*>(index.values) + first;
+  const std::uint8_t* entries = index.entries.data();
+  const std::uint64_t* expand = index.expand.data();
+  for (std::size_t r = 0; r < rows; ++r) {
+    const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[r]) - index.min);
+    if (d >= index.domain) continue;
+    const std::uint8_t* entry = entries + d * kEntryBytes;
+    std::uint64_t m = 0;
+    for (std::size_t b = 0; b < kEntryBytes; ++b) m |= expand[b * 256 + entry[b]];
+    masks[r] |= m;
   }
 }
 
 template <class T>
 void PredicateIndex::or_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const {
-  const T* values = reinterpret_cast<const T*>(index.values) + first;
-  const std::uint64_t* table = index.masks.data();
   if (words_ == 1) {
-    for (std::size_t r = 0; r < rows; ++r) {
-      const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[r]) - index.min);
-      if (d < index.domain) masks[r] |= table[d];
+    switch (index.entry_bytes) {
+      case 1: return or_column_one_word<T, 1>(index, first, rows, masks);
+      case 2: return or_column_one_word<T, 2>(index, first, rows, masks);
+      case 4: return or_column_one_word<T, 4>(index, first, rows, masks);
+      case 8: return or_column_one_word<T, 8>(index, first, rows, masks);
+      default: break;
     }
-    return;
   }
+  const T* values = reinterpret_cast<const T*>(index.values) + first;
   for (std::size_t r = 0; r < rows; ++r) {
     const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[r]) - index.min);
     if (d >= index.domain) continue;
-    const std::uint64_t* entry = table + d * words_;
+    const std::uint8_t* entry = index.entries.data() + d * index.entry_bytes;
     std::uint64_t* mask = masks + r * words_;
-    for (std::size_t w = 0; w < words_; ++w) mask[w] |= entry[w];
+    for (std::size_t b = 0; b < index.entry_bytes; ++b) {
+      if (entry[b] == 0) continue;
+      const std::uint64_t* bits = index.expand.data() + (b * 256 + entry[b]) * words_;
+      for (std::size_t w = 0; w < words_; ++w) mask[w] |= bits[w];
+    }
   }
 }
 

@@ -85,15 +85,26 @@ class PredicateIndex {
       return 0;
     }
   };
+  // A column's value table holds, per value, only the bits of the queries
+  // indexed on that column (local bit i: the i-th of them), in as few bytes
+  // as they need, so that it stays small enough for the caches; small
+  // tables (one per byte of an entry) expand the local bits into the
+  // batch's bitsets.
   struct ColumnIndex {
     std::uint16_t column = 0;
     ColumnType type = ColumnType::i32;
     const std::byte* values = nullptr;
     std::int64_t min = 0;
-    std::uint64_t domain = 0;          // max - min + 1
-    std::vector<std::uint64_t> masks;  // domain x words
+    std::uint64_t domain = 0;             // max - min + 1
+    std::vector<std::size_t> positions;   // of the queries indexed here, by local bit
+    std::size_t entry_bytes = 1;          // 1, 2, 4, or a multiple of 8
+    std::vector<std::uint8_t> entries;    // domain x entry_bytes
+    std::vector<std::uint64_t> expand;    // entry_bytes x 256 x words
   };
 
+  void build_column(ColumnIndex& c, const std::vector<const Predicate*>& predicates);
+  template <class T, std::size_t kEntryBytes>
+  void or_column_one_word(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
   template <class T>
   void or_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
   // Keeps, of the `n` block rows in `rows`, those whose value passes `b`; returns how many.

@@ -14,29 +14,33 @@ constexpr ColumnType u8 = ColumnType::u8;
 constexpr ColumnType u16 = ColumnType::u16;
 constexpr ColumnType i32 = ColumnType::i32;
 
+// Writes one field of every line into its column (the schema's type).
+template <class T, class Field>
+void put_column(ColumnTable& t, int column, std::size_t first, const std::vector<LineorderRow>& lines, Field field) {
+  T* out = reinterpret_cast<T*>(t.data(static_cast<std::size_t>(column))) + first;
+  for (std::size_t i = 0; i < lines.size(); ++i) out[i] = static_cast<T>(field(lines[i]));
+}
+
 void put_lines(ColumnTable& t, const std::vector<LineorderRow>& lines) {
   const std::size_t first = t.add_rows(lines.size());
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    const LineorderRow& r = lines[i];
-    const std::size_t row = first + i;
-    t.set_value(row, lo::orderkey, r.orderkey);
-    t.set_value(row, lo::linenumber, r.linenumber);
-    t.set_value(row, lo::custkey, r.custkey);
-    t.set_value(row, lo::partkey, r.partkey);
-    t.set_value(row, lo::suppkey, r.suppkey);
-    t.set_value(row, lo::orderdate, r.orderdate);
-    t.set_value(row, lo::orderpriority, r.orderpriority);
-    t.set_value(row, lo::shippriority, r.shippriority);
-    t.set_value(row, lo::quantity, r.quantity);
-    t.set_value(row, lo::extendedprice, r.extendedprice);
-    t.set_value(row, lo::ordtotalprice, r.ordtotalprice);
-    t.set_value(row, lo::discount, r.discount);
-    t.set_value(row, lo::revenue, r.revenue);
-    t.set_value(row, lo::supplycost, r.supplycost);
-    t.set_value(row, lo::tax, r.tax);
-    t.set_value(row, lo::commitdate, r.commitdate);
-    t.set_value(row, lo::shipmode, r.shipmode);
-  }
+  using R = const LineorderRow&;
+  put_column<std::int32_t>(t, lo::orderkey, first, lines, [](R r) { return r.orderkey; });
+  put_column<std::uint8_t>(t, lo::linenumber, first, lines, [](R r) { return r.linenumber; });
+  put_column<std::int32_t>(t, lo::custkey, first, lines, [](R r) { return r.custkey; });
+  put_column<std::int32_t>(t, lo::partkey, first, lines, [](R r) { return r.partkey; });
+  put_column<std::int32_t>(t, lo::suppkey, first, lines, [](R r) { return r.suppkey; });
+  put_column<std::int32_t>(t, lo::orderdate, first, lines, [](R r) { return r.orderdate; });
+  put_column<std::uint8_t>(t, lo::orderpriority, first, lines, [](R r) { return r.orderpriority; });
+  put_column<std::uint8_t>(t, lo::shippriority, first, lines, [](R r) { return r.shippriority; });
+  put_column<std::uint8_t>(t, lo::quantity, first, lines, [](R r) { return r.quantity; });
+  put_column<std::int32_t>(t, lo::extendedprice, first, lines, [](R r) { return r.extendedprice; });
+  put_column<std::int32_t>(t, lo::ordtotalprice, first, lines, [](R r) { return r.ordtotalprice; });
+  put_column<std::uint8_t>(t, lo::discount, first, lines, [](R r) { return r.discount; });
+  put_column<std::int32_t>(t, lo::revenue, first, lines, [](R r) { return r.revenue; });
+  put_column<std::int32_t>(t, lo::supplycost, first, lines, [](R r) { return r.supplycost; });
+  put_column<std::uint8_t>(t, lo::tax, first, lines, [](R r) { return r.tax; });
+  put_column<std::int32_t>(t, lo::commitdate, first, lines, [](R r) { return r.commitdate; });
+  put_column<std::uint8_t>(t, lo::shipmode, first, lines, [](R r) { return r.shipmode; });
 }
 
 void put_customer(ColumnTable& t, const CustomerRow& r) {
