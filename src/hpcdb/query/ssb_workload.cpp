@@ -4,6 +4,8 @@
 #include <chrono>
 #include <deque>
 #include <optional>
+#include <queue>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -22,6 +24,9 @@ double seconds_between(Clock::time_point a, Clock::time_point b) { return std::c
 class Driver {
  public:
   Driver(QueryEngine& engine, const WorkloadConfig& config) : engine_(engine), config_(config), start_(Clock::now()) {}
+  ~Driver() { stop_pacer(); }
+  Driver(const Driver&) = delete;
+  Driver& operator=(const Driver&) = delete;
 
   void start_clients() {
     if (config_.mix == QueryMix::standard) {
@@ -33,14 +38,14 @@ class Driver {
       }
     } else {
       for (unsigned c = 0; c < config_.clients; ++c) {
-        rngs_.emplace_back(config_.seed, 1000 + 64 * static_cast<std::uint64_t>(engine_.engine()) + c, 0);
+        rngs_.push_back(client_stream(config_.seed, engine_.engine(), c));
       }
       for (unsigned c = 0; c < config_.clients; ++c) issue(random_query(rngs_[c]), &rngs_[c]);
     }
     if (config_.points.clients > 0) {
       if (engine_.lookups() == nullptr) throw UsageError("point-query clients need a key-value table (--kv-table)");
       for (unsigned c = 0; c < config_.points.clients; ++c) {
-        point_rngs_.emplace_back(config_.seed, 500000 + 64 * static_cast<std::uint64_t>(engine_.engine()) + c, 0);
+        point_rngs_.push_back(point_client_stream(config_.seed, engine_.engine(), c));
       }
       for (unsigned c = 0; c < config_.points.clients; ++c) issue_point(point_rngs_[c]);
     }
@@ -63,12 +68,7 @@ class Driver {
   }
 
  private:
-  SsbQuery random_query(CounterRng& rng) const {
-    const std::vector<QueryName>& pool = config_.queries;
-    const QueryName name = pool.empty() ? static_cast<QueryName>(rng.next_u64() % kQueryNames)
-                                        : pool[rng.next_u64() % pool.size()];
-    return {name, random_parameters(name, rng)};
-  }
+  SsbQuery random_query(CounterRng& rng) const { return draw_query(rng, config_.queries); }
 
   // Counted when it ends inside the measured window.
   bool counts(Clock::time_point end) const {
@@ -130,16 +130,72 @@ class Driver {
           result_.point_latency.add(static_cast<std::uint64_t>(seconds_between(issued, now) * 1e9));
         }
       }
-      if (!stopping_.load() && config_.mix == QueryMix::random) issue_point(rng);
+      if (stopping_.load() || config_.mix != QueryMix::random) return;
+      if (config_.points.think_seconds > 0) {
+        pace(&rng);
+      } else {
+        issue_point(rng);
+      }
     };
     engine_.lookups()->submit(std::move(request));
   }
 
+  // Point-query clients that think: their next query is issued by the
+  // pacer thread once the think time has passed.
+  void pace(CounterRng* rng) {
+    {
+      std::lock_guard lock(pace_mutex_);
+      thinking_.push({Clock::now() + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(config_.points.think_seconds)),
+                      rng});
+    }
+    pace_cv_.notify_one();
+  }
+  void run_pacer() {
+    std::unique_lock lock(pace_mutex_);
+    while (!stopping_.load()) {
+      if (thinking_.empty()) {
+        pace_cv_.wait_for(lock, std::chrono::milliseconds(10));
+        continue;
+      }
+      const auto due = thinking_.top().due;
+      if (Clock::now() < due) {
+        pace_cv_.wait_until(lock, due);
+        continue;
+      }
+      CounterRng* rng = thinking_.top().rng;
+      thinking_.pop();
+      lock.unlock();
+      issue_point(*rng);
+      lock.lock();
+    }
+  }
+  struct Thinking {
+    Clock::time_point due;
+    CounterRng* rng;
+    bool operator<(const Thinking& o) const { return due > o.due; }  // earliest on top
+  };
+
+ public:
+  void start_pacer() {
+    if (config_.points.clients > 0 && config_.points.think_seconds > 0) pacer_ = std::thread([this] { run_pacer(); });
+  }
+  void stop_pacer() {
+    stopping_.store(true);
+    pace_cv_.notify_all();
+    if (pacer_.joinable()) pacer_.join();
+  }
+
+ private:
   QueryEngine& engine_;
   const WorkloadConfig& config_;
   const Clock::time_point start_;
   std::deque<CounterRng> rngs_;        // deque: clients keep pointers to theirs
   std::deque<CounterRng> point_rngs_;
+  std::mutex pace_mutex_;
+  std::condition_variable pace_cv_;
+  std::priority_queue<Thinking> thinking_;
+  std::thread pacer_;
   std::atomic<bool> stopping_{false};
   std::mutex mutex_;
   std::uint64_t outstanding_ = 0;
@@ -148,6 +204,19 @@ class Driver {
 };
 
 }  // namespace
+
+CounterRng client_stream(std::uint64_t seed, int engine, unsigned client) {
+  return CounterRng(seed, (std::uint64_t{1} << 40) + (static_cast<std::uint64_t>(engine) << 20) + client, 0);
+}
+
+CounterRng point_client_stream(std::uint64_t seed, int engine, unsigned client) {
+  return CounterRng(seed, (std::uint64_t{2} << 40) + (static_cast<std::uint64_t>(engine) << 20) + client, 0);
+}
+
+SsbQuery draw_query(CounterRng& rng, const std::vector<QueryName>& pool) {
+  const QueryName name = pool.empty() ? static_cast<QueryName>(rng.next_u64() % kQueryNames) : pool[rng.next_u64() % pool.size()];
+  return {name, random_parameters(name, rng)};
+}
 
 WorkloadResult run_workload(QueryEngine& engine, const WorkloadConfig& config, const std::function<void()>& tick) {
   if (config.mix == QueryMix::random && config.clients == 0 && config.points.clients == 0) {
@@ -158,10 +227,17 @@ WorkloadResult run_workload(QueryEngine& engine, const WorkloadConfig& config, c
   }
   Driver driver(engine, config);
   driver.start_clients();
-  while (!driver.finished()) {
-    tick();
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  driver.start_pacer();
+  try {
+    while (!driver.finished()) {
+      tick();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  } catch (...) {
+    driver.stop_pacer();
+    throw;
   }
+  driver.stop_pacer();
   return driver.result();
 }
 

@@ -22,6 +22,7 @@ enum class QueryMix { random, standard };
 
 struct PointWorkload {
   unsigned clients = 0;
+  double think_seconds = 0;  // between an answer and the client's next point query
   double update_fraction = 0;
   std::int64_t keys = 0;                     // keys 1..keys (the key-value table's)
   std::function<std::int64_t(std::int64_t)> key_of;  // key index (1..keys) -> primary key
@@ -61,6 +62,14 @@ struct WorkloadResult {
   LatencyHistogram point_latency;
   std::vector<QueryAnswer> answers;
 };
+
+// Client `client` of query engine `engine` draws its queries from its own
+// random stream: the same sequence in every run with the same seed.
+CounterRng client_stream(std::uint64_t seed, int engine, unsigned client);
+CounterRng point_client_stream(std::uint64_t seed, int engine, unsigned client);
+// The next random query of a stream: the query uniform over `pool` (all 13
+// when empty), its constants from the benchmark's ranges.
+SsbQuery draw_query(CounterRng& rng, const std::vector<QueryName>& pool);
 
 // Runs the workload on `engine` (connected); `tick` is called about every
 // 10 ms on this thread while it waits.

@@ -5,6 +5,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/storage/thread_cpu_time.hpp"
+#include "hpcdb/storage/thread_priority.hpp"
 
 namespace hpcdb {
 
@@ -41,6 +42,7 @@ StarOperatorStats StarQueryOperator::stats() const {
 }
 
 void StarQueryOperator::run() {
+  set_thread_niceness(config_.niceness);
   try {
     while (!stop_.load()) {
       std::vector<StarRequest> requests = requests_.take_all(std::chrono::milliseconds(50));

@@ -72,6 +72,21 @@ std::uint64_t fragment_bytes_estimate(const ssb::Scale& scale, const Placement& 
   return bytes;
 }
 
+// The SQL of the random queries clients 0..N-1 of query engine 0 would run.
+nlohmann::ordered_json query_stream(const SsbOptions& o, const SsbRun& run) {
+  nlohmann::ordered_json clients = nlohmann::ordered_json::array();
+  for (unsigned c = 0; c < o.clients; ++c) {
+    CounterRng rng = ssb::client_stream(o.seed, 0, c);
+    nlohmann::ordered_json queries = nlohmann::ordered_json::array();
+    for (unsigned i = 0; i < o.stream_length; ++i) {
+      const ssb::SsbQuery q = ssb::draw_query(rng, run.workload.queries);
+      queries.push_back({{"query", ssb::label(q.name)}, {"flight", ssb::flight(q.name)}, {"sql", ssb::sql_of(q)}});
+    }
+    clients.push_back(queries);
+  }
+  return {{"scale", o.scale}, {"seed", o.seed}, {"clients", clients}};
+}
+
 }  // namespace
 
 int run_ssb_command(const Cluster& cluster, const SsbOptions& o) {
@@ -100,6 +115,12 @@ int run_ssb_command(const Cluster& cluster, const SsbOptions& o) {
       }
     }
   });
+  if (!o.stream_sql.empty()) {
+    run_collectively(cluster.world(), [&] {
+      if (cluster.rank() == 0) write_json(o.stream_sql, query_stream(o, run));
+    });
+    return 0;
+  }
   if (o.late_engine >= deployment->query_engines()) {
     run_collectively(cluster.world(), [&] {
       throw UsageError("--late-engine " + std::to_string(o.late_engine) + ": there are query engines 0.." +

@@ -96,12 +96,16 @@ void add_ssb_options(CLI::App& c, SsbOptions& o) {
                "Closed-loop point-query clients per query engine (lookups by primary key on --kv-table's key-value "
                "backend, beside the SSB clients)")
       ->capture_default_str();
+  c.add_option("--lookup-think-ms", o.lookup_think_ms,
+               "Milliseconds a point-query client waits after an answer before its next query (0: none)")
+      ->capture_default_str();
   c.add_option("--update-fraction", o.update_fraction, "Share of point queries that are updates")->capture_default_str();
   c.add_option("--kv-table", o.kv_table, "Table with a key-value backend (customer, part, lineorder, supplier, date, none)")
       ->capture_default_str();
   c.add_option("--priorities", o.priorities,
-               "on: point queries and their results travel latency-sensitive (before scans' results); off: everything "
-               "best-effort")
+               "on: point queries and their results travel latency-sensitive (before scans' results) and the scans' "
+               "and star joins' threads run at a lower CPU priority than those serving point queries; off: "
+               "everything best-effort, every thread alike")
       ->capture_default_str();
   c.add_option("--semi-join-filters", o.semi_join_filters,
                "on: each query's fact selection also carries the keys its dimension selections kept (fewer fact "
@@ -118,6 +122,11 @@ void add_ssb_options(CLI::App& c, SsbOptions& o) {
       ->capture_default_str();
   c.add_option("--answers", o.answers, "Write every query, its SQL and its rows to this JSON file (to check elsewhere)");
   c.add_option("--json", o.json, "Write the results as JSON to this file ('-': standard output)");
+  c.add_option("--stream-sql", o.stream_sql,
+               "Write, as JSON, the SQL of the first --stream-length random queries of each of --clients clients (of "
+               "query engine 0) to this file and exit without running: the query stream these options give, for "
+               "another system to run");
+  c.add_option("--stream-length", o.stream_length, "Queries per client with --stream-sql")->capture_default_str();
   c.add_option("--late-engine", o.late_engine, "Testing aid: this query engine connects --late-by seconds late");
   c.add_option("--late-by", o.late_by, "Testing aid: see --late-engine")->capture_default_str();
   c.add_option("--fail-rank", o.fail_rank, "Testing aid: this rank dies (or hangs) --fail-after seconds into the run");
@@ -144,6 +153,10 @@ SsbRun resolve(const SsbOptions& o, int ranks) {
   if (o.scan_threads < 1 || o.scan_threads > 256) throw UsageError("--scan-threads must be from 1 to 256");
   r.storage.scan.workers = o.scan_threads;
   r.storage.priorities = priorities;
+  // Priorities also at the CPU: the bulk operators' threads yield to those
+  // serving point queries and to the network threads.
+  constexpr int kBulkNiceness = 10;
+  r.storage.scan.niceness = priorities ? kBulkNiceness : 0;
   if (!(o.reply_timeout > 0)) throw UsageError("--reply-timeout must be positive");
   r.storage.reply_timeout = o.reply_timeout;
   r.storage.connect_timeout = o.reply_timeout + (o.late_engine >= 0 ? o.late_by : 0);
@@ -156,6 +169,7 @@ SsbRun resolve(const SsbOptions& o, int ranks) {
     if (r.storage.kv_table < 0) throw UsageError("--kv-table must name a table (or none), not '" + o.kv_table + "'");
   }
   r.query.star.semi_join_filters = on_off(o.semi_join_filters, "--semi-join-filters");
+  r.query.star.niceness = r.storage.scan.niceness;
   r.query.star.reply_timeout = o.reply_timeout;
   r.query.priorities = priorities;
   r.query.kv_table = r.storage.kv_table;
@@ -185,6 +199,8 @@ SsbRun resolve(const SsbOptions& o, int ranks) {
     w.points = point_workload(static_cast<ssb::TableId>(r.storage.kv_table), r.scale);
     w.points.clients = o.lookup_clients;
     w.points.update_fraction = o.update_fraction;
+    if (!(o.lookup_think_ms >= 0) || o.lookup_think_ms > 60000) throw UsageError("--lookup-think-ms must be from 0 to 60000");
+    w.points.think_seconds = o.lookup_think_ms / 1000;
     if (o.update_fraction > 0 && !w.points.updatable) {
       throw UsageError("--update-fraction: table " + o.kv_table + " has no column that updates may change");
     }

@@ -28,6 +28,7 @@ struct SsbOptions {
   std::string queries = "random";
   unsigned rounds = 1;
   unsigned lookup_clients = 0;
+  double lookup_think_ms = 0;
   double update_fraction = 0;
   std::string kv_table = "customer";
   std::string priorities = "on";
@@ -38,6 +39,8 @@ struct SsbOptions {
   double reply_timeout = 60;
   std::string answers;
   std::string json;
+  std::string stream_sql;
+  unsigned stream_length = 100;
   int late_engine = -1;
   double late_by = 2;
   int fail_rank = -1;

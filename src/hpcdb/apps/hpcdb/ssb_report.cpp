@@ -78,6 +78,7 @@ Json ssb_document(const SsbOptions& o, const SsbRun& run, const Deployment& d, c
   c["duration_s"] = o.duration;
   c["warmup_s"] = o.warmup;
   c["lookup_clients_per_engine"] = o.lookup_clients;
+  c["lookup_think_ms"] = o.lookup_think_ms;
   c["update_fraction"] = o.update_fraction;
   c["kv_table"] = o.kv_table;
   c["priorities"] = o.priorities;
