@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle clean
+.PHONY: all setup build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb clean
 
 all: build
 
@@ -32,7 +32,7 @@ ASAN_BUILD ?= build-asan
 sanitize: setup
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
 	  -DHPCDB_SANITIZE=address,undefined > /dev/null
-	@cmake --build $(ASAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests
+	@cmake --build $(ASAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests hpcdb_query_tests
 	cd $(ASAN_BUILD) && ctest --output-on-failure --timeout 900
 
 # ThreadSanitizer over the threaded kernels, the worker teams and the node-shared
@@ -88,6 +88,14 @@ bench-experiment: build bench/.venv/bin/python
 LAYOUTS ?= node,1gbit,10gbit
 bench-shuffle: build bench/.venv/bin/python
 	bench/.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
+
+# The Star Schema Benchmark at scale factor 10: hpcdb ssb next to DuckDB on the same data and query
+# stream (64 clients), point queries under scan load with priorities on and off, and a sweep of
+# 1-256 clients, local and decoupled (about 40 minutes; SSB="--scale 1 --duration 20" for a quick look,
+# bench/ssb.py --help lists the options).
+SSB ?=
+bench-ssb: build bench/.venv/bin/python
+	bench/.venv/bin/python bench/ssb.py --hpcdb $(BUILD)/hpcdb $(SSB)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
