@@ -5,7 +5,7 @@
 #include "hpcdb/join/radix/partition_assignment.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/join/radix/window_layout.hpp"
-#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_plan.hpp"
 
 namespace hpcdb {
 namespace {
@@ -64,7 +64,11 @@ TEST(SortMergeStaging, FullRunsForLargeInputsShorterBlocksForSmallOnes) {
   config.threads = 3;
   config.subranges = 1024;
   EXPECT_EQ(sort_merge_staging_block(123457, 1000, 3, config), 64u);
-  EXPECT_LT(sort_merge_join_memory_per_rank(123457, 1000, 3, config), 200ull << 20);
+  JoinFacts facts;
+  facts.ranks = 3;
+  facts.inner_tuples = facts.largest_inner_fragment = 123457;
+  facts.outer_tuples = facts.largest_outer_fragment = 1000;
+  EXPECT_LT(plan_sort_merge_join(facts, config).memory().total(), 200ull << 20);
   // A sender thread's share of a sub-range between 32 and 8192 tuples: twice
   // that, in whole cache lines.
   config.threads = 1;

@@ -5,9 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "hpcdb/core/phase_clock.hpp"
 #include "hpcdb/kernels/tuple.hpp"
-#include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
@@ -94,10 +92,5 @@ struct JoinResult {
   EffectiveStreamSettings stream;         // broadcast join only
   std::vector<MatchPair> pairs;
 };
-
-// Turns one rank's view of a finished run into the job's: sums the counts,
-// takes max and mean of every phase over ranks, and derives the imbalance.
-// `total` is this rank's time from the collective start. Collective.
-void summarize_over_ranks(const Cluster& cluster, const PhaseClock& clock, double total, JoinResult& result);
 
 }  // namespace hpcdb

@@ -11,8 +11,11 @@ constexpr double kSkewSlack = 1.5;   // capacity over the mean share
 constexpr double kGrowthSlack = 1.25;  // when a run needs more than that
 }  // namespace
 
-ReceiveWindows::ReceiveWindows(const Cluster& cluster, std::size_t capacity, bool needs_puts)
-    : cluster_(cluster), needs_puts_(needs_puts), arena_(cluster, capacity) {}
+ReceiveWindows::ReceiveWindows(const Cluster& cluster, std::size_t capacity, WindowWrites writes)
+    : cluster_(cluster),
+      writes_(writes),
+      needs_puts_(writes == WindowWrites::puts_only || (writes == WindowWrites::stores_and_puts && cluster.node_count() > 1)),
+      arena_(cluster, capacity) {}
 
 std::size_t ReceiveWindows::capacity_for(std::uint64_t inner, std::uint64_t outer, int ranks, unsigned tuple_bytes) {
   const double share = static_cast<double>(inner + outer) / ranks;

@@ -3,10 +3,12 @@
 // phases: the tuple format all ranks agree on, and one timed run in it.
 #include <mpi.h>
 
-#include "hpcdb/core/phase_clock.hpp"
 #include "hpcdb/data/relation.hpp"
+#include "hpcdb/join/injected_fault.hpp"
 #include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_result.hpp"
+#include "hpcdb/join/join_run.hpp"
 #include "hpcdb/join/key_bounds.hpp"
 #include "hpcdb/join/sortmerge/sort_formats.hpp"
 #include "hpcdb/net/cluster.hpp"
@@ -19,37 +21,29 @@ struct SortedFormatPlan {
   unsigned tuple_bytes = 16;
 };
 
-// Collective: agreed by every rank from the bounds of both relations.
-inline SortedFormatPlan plan_sorted_format(const Cluster& cluster, Compression compression, const Relation& inner,
-                                           const Relation& outer) {
+// From the agreed facts (16-byte tuples while the bounds are unknown).
+inline SortedFormatPlan plan_sorted_format(const JoinFacts& facts, Compression compression) {
   SortedFormatPlan plan;
-  plan.bounds = agreed_key_bounds(inner, outer, cluster.world());
-  plan.compressed = plan.bounds.compressible(compression);
+  if (facts.bounds_known) plan.bounds = facts.bounds;
+  plan.compressed = facts.bounds_known && plan.bounds.compressible(compression);
   plan.tuple_bytes = plan.compressed ? 8 : 16;
   return plan;
 }
 
-// Collective: a barrier, body(format, result, clock) in the plan's format,
-// then the job's summary of the run. The phases sort, distribute and end
-// are listed even when one takes no time.
+// Collective: a timed run (JoinRun) with body(format, run) in the plan's
+// format. The phases sort, distribute and end are listed even when one
+// takes no time.
 template <class Body>
-JoinResult timed_sorted_run(const Cluster& cluster, const SortedFormatPlan& plan, const Relation& inner,
-                            const Relation& outer, Body body) {
-  JoinResult result;
-  result.inner_tuples = inner.global_size;
-  result.outer_tuples = outer.global_size;
-  PhaseClock clock;
-  for (const char* phase : {"sort", "distribute", "end"}) clock.add(phase, 0.0);
-  MPI_Barrier(cluster.world());
-  const double start = MPI_Wtime();
+JoinResult timed_sorted_run(const Cluster& cluster, const SortedFormatPlan& plan, const InjectedFault& fault,
+                            const Relation& inner, const Relation& outer, Body body) {
+  JoinRun run(cluster, inner, outer, fault);
+  for (const char* phase : {"sort", "distribute", "end"}) run.add(phase, 0.0);
   if (plan.compressed) {
-    body(OffsetCompressedFormat{plan.bounds.min_key, plan.bounds.rid_bits()}, result, clock);
+    body(OffsetCompressedFormat{plan.bounds.min_key, plan.bounds.rid_bits()}, run);
   } else {
-    body(WideTupleFormat{}, result, clock);
+    body(WideTupleFormat{}, run);
   }
-  clock.stop();
-  summarize_over_ranks(cluster, clock, MPI_Wtime() - start, result);
-  return result;
+  return run.finish();
 }
 
 }  // namespace hpcdb

@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <cstdint>
+#include <exception>
 #include <utility>
 
 #include "hpcdb/core/error.hpp"
@@ -57,7 +58,12 @@ NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes) {
   }
 }
 
-NodeSharedArena::~NodeSharedArena() { release(); }
+NodeSharedArena::~NodeSharedArena() {
+  // Freeing is collective over the node: while an exception unwinds, the
+  // node's other ranks may never come, so the window is left to the ending job.
+  if (std::uncaught_exceptions() > 0) return;
+  release();
+}
 
 NodeSharedArena::NodeSharedArena(NodeSharedArena&& other) noexcept { *this = std::move(other); }
 

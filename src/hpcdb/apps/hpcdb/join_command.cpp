@@ -22,12 +22,10 @@
 #include "hpcdb/data/pair_file.hpp"
 #include "hpcdb/data/relation_source.hpp"
 #include "hpcdb/data/payload_column.hpp"
-#include "hpcdb/join/broadcast/broadcast_join.hpp"
-#include "hpcdb/join/cyclo/cyclo_join.hpp"
+#include "hpcdb/join/fail_fast.hpp"
+#include "hpcdb/join/join_facts.hpp"
+#include "hpcdb/join/join_plan.hpp"
 #include "hpcdb/join/payload/payload_fetch.hpp"
-#include "hpcdb/join/radix/radix_join.hpp"
-#include "hpcdb/join/receive_windows.hpp"
-#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 #include "hpcdb/join/reference_join.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
@@ -41,25 +39,6 @@ std::uint64_t binary_tuples_in(const std::string& path) {
   struct stat info {};
   if (stat(path.c_str(), &info) != 0) return 0;
   return static_cast<std::uint64_t>(info.st_size) / sizeof(Tuple);
-}
-
-std::uint64_t join_memory_per_rank(const Cluster& cluster, const JoinOptions& options, std::uint64_t inner,
-                                   std::uint64_t outer) {
-  const int ranks = cluster.size();
-  if (options.is_radix()) return radix_join_memory_per_rank(inner, outer, ranks, cluster.node_count(), options.radix);
-  if (options.is_sort_merge()) {
-    return sort_merge_join_memory_per_rank(inner, outer, ranks, options.sort_merge, cluster.node_size());
-  }
-  if (options.algorithm == "cyclo") return cyclo_join_memory_per_rank(inner, outer, ranks, options.cyclo);
-  return broadcast_join_memory_per_rank(inner, outer, ranks, options.broadcast);
-}
-
-std::unique_ptr<DistributedJoin> make_join(const Cluster& cluster, const JoinOptions& options, const Relation& inner,
-                                           const Relation& outer) {
-  if (options.is_radix()) return std::make_unique<RadixJoin>(cluster, options.radix, inner, outer);
-  if (options.is_sort_merge()) return std::make_unique<SortMergeJoin>(cluster, options.sort_merge, inner, outer);
-  if (options.algorithm == "cyclo") return std::make_unique<CycloJoin>(cluster, options.cyclo, inner, outer);
-  return std::make_unique<BroadcastJoin>(cluster, options.broadcast, inner, outer);
 }
 
 // Payload splitting: the first run's pairs fetch their tuples' keys and
@@ -111,21 +90,26 @@ std::string memory_advice(const JoinOptions& options) {
   return advice + ", or spread the job over more nodes";
 }
 
-// Refuses, before anything is allocated, a job that cannot fit in this node's memory.
-void check_memory(const Cluster& cluster, const JoinOptions& options) {
-  std::uint64_t inner = options.workload.inner_tuples;
-  std::uint64_t outer = options.workload.outer_tuples;
-  if (options.from_files()) {
-    inner = binary_tuples_in(options.input_r);
-    outer = binary_tuples_in(options.input_s);
-  }
+struct InputSizes {
+  std::uint64_t inner = 0;
+  std::uint64_t outer = 0;
+};
+
+InputSizes input_sizes(const JoinOptions& options) {
+  if (options.from_files()) return {binary_tuples_in(options.input_r), binary_tuples_in(options.input_s)};
+  return {options.workload.inner_tuples, options.workload.outer_tuples};
+}
+
+// Refuses, before anything is allocated, a job that cannot fit in this node's
+// memory: the inputs, and what the plan for inputs of these sizes sets aside.
+void check_memory(const Cluster& cluster, const JoinOptions& options, InputSizes sizes, const MemoryEstimate& join) {
   const int ranks = cluster.size();
-  const std::uint64_t input = (inner + outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
-  std::uint64_t per_rank = input + join_memory_per_rank(cluster, options, inner, outer);
+  const std::uint64_t input = (sizes.inner + sizes.outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
+  std::uint64_t per_rank = input + join.total();
   if (options.payload_width > 0) {
     // Payload columns, and the rows of the result (as many as S's tuples when every one matches).
-    per_rank += (inner + outer) / static_cast<std::uint64_t>(ranks) * options.payload_width +
-                outer / static_cast<std::uint64_t>(ranks) * (32 + 4 * options.payload_width);
+    per_rank += (sizes.inner + sizes.outer) / static_cast<std::uint64_t>(ranks) * options.payload_width +
+                sizes.outer / static_cast<std::uint64_t>(ranks) * (32 + 4 * options.payload_width);
   }
   if (options.verify) per_rank += 2 * input;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
@@ -138,13 +122,27 @@ void check_memory(const Cluster& cluster, const JoinOptions& options) {
   }
   // Inputs and receive windows live in node-shared memory, often a tmpfs
   // smaller than memory.
-  const std::uint64_t shared_per_node =
-      (input + ReceiveWindows::capacity_for(inner, outer, ranks, sizeof(Tuple))) * static_cast<std::uint64_t>(cluster.node_size());
+  const std::uint64_t shared_per_node = (input + join.node_shared()) * static_cast<std::uint64_t>(cluster.node_size());
   if (const std::optional<std::string> shortfall = shared_memory_shortfall(shared_per_node)) {
     throw UsageError("this join (inputs and receive windows) " + *shortfall + ", or use smaller --inner/--outer");
   }
 }
 
+// The model's view of this join: the job's shape and what the plan decided.
+JoinShape model_shape(const Cluster& cluster, const JoinOptions& options, const JoinPlan& plan) {
+  JoinShape shape{static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
+                  static_cast<double>(cluster.node_count()), 0,
+                  static_cast<double>(options.sort_merge.merge_fan_in), 1, nodes_share_a_kernel(cluster)};
+  shape.tuple_bytes = tuple_bytes_of(plan);
+  if (const auto* radix = std::get_if<RadixPlan>(&plan)) {
+    shape.radix_passes = radix->bits.local > 0 ? 2 : 1;
+  }
+  if (const auto* sort_merge = std::get_if<SortMergePlan>(&plan)) shape.subranges = sort_merge->subranges;
+  shape.presort = options.cyclo.presort;
+  shape.chunk_bytes = static_cast<double>(options.algorithm == "cyclo" ? options.cyclo.chunk_bytes
+                                                                       : options.broadcast.chunk_bytes);
+  return shape;
+}
 
 }  // namespace
 
@@ -152,12 +150,10 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   const MPI_Comm world = cluster.world();
   const bool leader = cluster.rank() == 0;
   run_collectively(world, [&] {
-    resolve(options);
-    if (options.fail_rank >= cluster.size()) {
-      throw UsageError(fmt::format("--fail-rank {} names no rank: this job has ranks 0 to {}", options.fail_rank,
-                                   cluster.size() - 1));
-    }
-    check_memory(cluster, options);
+    resolve(options, cluster.size());
+    const InputSizes sizes = input_sizes(options);
+    const JoinPlan estimate = plan_join(estimated_join_facts(cluster, sizes.inner, sizes.outer), options.configs());
+    check_memory(cluster, options, sizes, memory_of(estimate));
     if (leader) {
       check_output_path(options.json, "JSON file");
       check_output_path(options.output, "pair file", StandardOutput::refused);
@@ -174,8 +170,13 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   InputRelations inputs = options.from_files()
                               ? read_relations(cluster, options.input_r, options.input_s, options.csv_header)
                               : generate_relations(cluster, options.workload, options.radix.threads);
+  // Planned from the agreed facts of the data (a bad plan fails on every rank
+  // alike), then built: a failure while the operator allocates, and any in
+  // its runs, ends the job from the rank that saw it (fail_fast()).
+  JoinPlan plan;
+  run_collectively(world, [&] { plan = plan_join(agreed_join_facts(cluster, inputs.inner, inputs.outer), options.configs()); });
   std::unique_ptr<DistributedJoin> join;
-  run_collectively(world, [&] { join = make_join(cluster, options, inputs.inner, inputs.outer); });
+  fail_fast(cluster, [&] { join = make_join(cluster, plan, inputs.inner, inputs.outer); });
   RunContext context;
   context.ranks = cluster.size();
   context.nodes = cluster.node_count();
@@ -185,22 +186,16 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   if (!options.calibration.empty()) {
     Calibration calibration;
     run_collectively(world, [&] { calibration = read_calibration(options.calibration); });
-    JoinShape shape{static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
-                          static_cast<double>(cluster.node_count()), calibration.put_bandwidth,
-                          static_cast<double>(options.sort_merge.merge_fan_in),
-                          static_cast<double>(sort_merge_subranges(inputs.inner.global_size, inputs.outer.global_size,
-                                                                   cluster.size(), options.sort_merge, cluster.node_size())),
-                          nodes_share_a_kernel(cluster)};
-    shape.presort = options.cyclo.presort;
-    shape.chunk_bytes = static_cast<double>(options.algorithm == "cyclo" ? options.cyclo.chunk_bytes
-                                                                         : options.broadcast.chunk_bytes);
+    JoinShape shape = model_shape(cluster, options, plan);
+    shape.bandwidth_bytes = calibration.put_bandwidth;
     context.model = predict_join(options.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
                                  static_cast<double>(inputs.outer.global_size), shape);
   }
 
   std::vector<JoinResult> results;
   for (unsigned k = 1; k <= options.repeat; ++k) {
-    JoinResult result = join->run(inputs.inner, inputs.outer);
+    JoinResult result;
+    fail_fast(cluster, [&] { result = join->run(inputs.inner, inputs.outer); });
     if (k > 1) result.pairs.clear();  // only the first run's pairs are written
     results.push_back(std::move(result));
     if (leader) {

@@ -1,8 +1,9 @@
 #include "hpcdb/apps/hpcdb/join_options.hpp"
 
+#include <algorithm>
+
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/units.hpp"
-#include "hpcdb/net/udp_socket.hpp"
 
 namespace hpcdb {
 
@@ -153,12 +154,17 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "Seconds a rank may give no sign of life (stopped, its node frozen), and five times that without "
                   "progress while the others wait for it (a hang), before every rank ends with a message naming it")
       ->capture_default_str();
-  join.add_option("--fail-rank", o.fail_rank, "Testing aid: this rank fails --fail-after seconds into the join");
+  join.add_option("--fail-rank", o.fail_rank,
+                  "Testing aid: this rank fails --fail-after seconds into the join as --fail-how says, or, with "
+                  "--fail-phase, throws an error in that phase");
   join.add_option("--fail-after", o.fail_after, "Testing aid: see --fail-rank")->capture_default_str();
   join.add_option("--fail-how", o.fail_how,
                   "Testing aid: stop (SIGSTOP to itself), hang (stops answering, its threads alive) or kill")
       ->check(CLI::IsMember({"stop", "hang", "kill"}))
       ->capture_default_str();
+  join.add_option("--fail-phase", o.fail_phase,
+                  "Testing aid: --fail-rank throws an error in this phase of the join's report (in a worker thread "
+                  "when the phase runs several), or in 'setup', instead of failing as --fail-how says");
   join.add_option("--calibration", o.calibration,
                   "Show the performance model's prediction next to each phase, with rates from this file "
                   "(written by 'hpcdb calibrate')");
@@ -176,29 +182,21 @@ void resolve_ring_and_broadcast(JoinOptions& o) {
   y.compression = o.radix.compression;
   y.keep_pairs = keep_pairs;
   if (o.algorithm == "cyclo" && !o.chunk_size.empty()) y.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
-  if (y.chunk_bytes < 64 || y.chunk_bytes > (std::size_t{1} << 30)) throw UsageError("--chunk-size must be between 64 B and 1 GiB");
 
   BroadcastJoinConfig& b = o.broadcast;
   b.transport = o.transport == "udp" ? BroadcastTransport::udp : BroadcastTransport::mpi;
   if (o.algorithm == "broadcast" && !o.chunk_size.empty()) b.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
-  if (b.chunk_bytes < 64 || b.chunk_bytes > (std::size_t{1} << 30)) throw UsageError("--chunk-size must be between 64 B and 1 GiB");
-  if (o.depth < 1 || o.depth > 64) throw UsageError("--depth must be between 1 and 64");
   b.depth = o.depth;
   b.compression = o.radix.compression;
   b.keep_pairs = keep_pairs;
   if (o.udp_port > 65535) throw UsageError("--udp-port must be at most 65535");
   b.udp.port = static_cast<std::uint16_t>(o.udp_port);
   b.udp.address = o.udp_broadcast;
-  if (o.udp_phase < 1 || o.udp_phase > 4096) throw UsageError("--udp-phase must be between 1 and 4096 datagrams");
   b.udp.phase_packets = o.udp_phase;
-  if (!(o.udp_loss >= 0 && o.udp_loss <= 0.9)) throw UsageError("--udp-loss must be between 0 and 0.9");
-  if (!(o.udp_duplicates >= 0 && o.udp_duplicates <= 1)) throw UsageError("--udp-duplicates must be between 0 and 1");
   b.udp.loss = o.udp_loss;
   b.udp.duplicates = o.udp_duplicates;
-  if (o.udp_quiet_ms < 1 || o.udp_quiet_ms > 10000) throw UsageError("--udp-quiet-ms must be between 1 and 10000");
   b.udp.quiet_ms = o.udp_quiet_ms;
   b.udp.seed = o.seed;
-  if (!o.udp_broadcast.empty()) ipv4_address(o.udp_broadcast, 0);  // refuses what is no IPv4 address
   if ((o.algorithm == "cyclo" || o.algorithm == "broadcast") && o.threads > 1) {
     throw UsageError("--algorithm " + o.algorithm + " runs one worker per rank; use more ranks instead of --threads");
   }
@@ -222,17 +220,33 @@ void refuse_ignored_input_options(const JoinOptions& o) {
   }
 }
 
+
+// Testing aids: --fail-rank, --fail-after and --fail-how (the progress guard's), or an error
+// thrown in --fail-phase, in every operator's options.
+void resolve_fault(JoinOptions& o, int ranks) {
+  if (o.fail_rank < -1) throw UsageError("--fail-rank must be a rank (0 or more), or -1 for none");
+  if (o.fail_rank >= ranks) {
+    throw UsageError("--fail-rank " + std::to_string(o.fail_rank) + " names no rank: this job has ranks 0 to " +
+                     std::to_string(ranks - 1));
+  }
+  if (!(o.fail_after >= 0 && o.fail_after <= 1e6)) throw UsageError("--fail-after must be 0 to 1000000 s");
+  if (o.fail_phase.empty()) return;
+  if (o.fail_rank < 0) throw UsageError("--fail-phase needs --fail-rank: the rank that fails in it");
+  const std::vector<std::string> phases = phases_of(o.configs());
+  if (o.fail_phase != "setup" && std::find(phases.begin(), phases.end(), o.fail_phase) == phases.end()) {
+    std::string list = "setup";
+    for (const std::string& p : phases) list += ", " + p;
+    throw UsageError("--fail-phase must be a phase of this join: " + list);
+  }
+  const InjectedFault fault{o.fail_rank, o.fail_phase};
+  o.radix.fault = o.sort_merge.fault = o.cyclo.fault = o.broadcast.fault = fault;
+}
+
 }  // namespace
 
-void resolve(JoinOptions& o) {
+void resolve(JoinOptions& o, int ranks) {
   if (o.input_r.empty() != o.input_s.empty()) throw UsageError("--input-r and --input-s go together: give both files");
-  if (o.threads < 1 || o.threads > 1024) throw UsageError("--threads must be between 1 and 1024");
   if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
-  if (o.buffers_per_partition < 1 || o.buffers_per_partition > 64) {
-    throw UsageError("--buffers-per-partition must be between 1 and 64");
-  }
-  if (o.network_bits > 24) throw UsageError("--network-bits must be at most 24");
-  if (o.local_bits > 24) throw UsageError("--local-bits must be at most 24");
   o.workload.inner_tuples = parse_count(o.inner, "--inner");
   o.workload.outer_tuples = parse_count(o.outer, "--outer");
   o.workload.zipf_theta = o.zipf;
@@ -248,36 +262,22 @@ void resolve(JoinOptions& o) {
   c.network_bits = o.network_bits;
   c.local_bits = o.local_bits;
   c.buffer_bytes = parse_bytes(o.buffer_size, "--buffer-size");
-  if (c.buffer_bytes < 64 || c.buffer_bytes % 64 != 0 || c.buffer_bytes > (1ULL << 30)) {
-    throw UsageError("--buffer-size must be a multiple of 64 bytes between 64 B and 1 GiB");
-  }
   c.buffers_per_partition = o.buffers_per_partition;
   c.assignment = o.assignment == "skew-aware" ? Assignment::skew_aware : Assignment::round_robin;
   c.compression = o.compression == "off" ? Compression::off : Compression::automatic;
   c.threads = o.threads;
   c.force_put = o.force_put;
   c.share_node_work = o.node_sharing == "on";
-  if (o.input_chunks > 4096) throw UsageError("--input-chunks must be at most 4096");
   c.input_chunks = o.input_chunks;
   c.keep_pairs = !o.output.empty();
   c.scheduled = o.schedule != "streaming";
   if (c.scheduled) c.exchange.schedule = parse_exchange_schedule(o.schedule);
   c.exchange.transport = o.exchange == "messages" ? ExchangeTransport::messages : ExchangeTransport::put;
   c.exchange.chunk_bytes = parse_bytes(o.exchange_chunk, "--exchange-chunk");
-  if (c.exchange.chunk_bytes < 64 || c.exchange.chunk_bytes > (std::size_t{1} << 30)) {
-    throw UsageError("--exchange-chunk must be between 64 B and 1 GiB");
-  }
-  if (!c.scheduled && o.exchange == "messages") {
-    throw UsageError("--exchange messages ships whole partitions after a local pass: give it a --schedule "
-                     "(synchronized, unsynchronized or random)");
-  }
 
   SortMergeJoinConfig& m = o.sort_merge;
   m.run_length = parse_count(o.run_length, "--run-length");
-  if (m.run_length < 16 || m.run_length > (1u << 28)) throw UsageError("--run-length must be between 16 and 2^28 tuples");
-  if (o.merge_fan_in < 2 || o.merge_fan_in > 1024) throw UsageError("--merge-fan-in must be between 2 and 1024");
   m.merge_fan_in = o.merge_fan_in;
-  if (o.subranges > 4096) throw UsageError("--subranges must be at most 4096");
   m.subranges = o.subranges;
   m.send_order = o.send_order == "natural" ? SendOrder::natural : SendOrder::shifted;
   m.splitters = o.splitters == "sampled" ? Splitters::sampled : Splitters::equal;
@@ -301,7 +301,19 @@ void resolve(JoinOptions& o) {
   if (!(o.fail_after >= 0 && o.fail_after <= 1e6)) throw UsageError("--fail-after must be 0 to 1000000 s");
   o.guard = {o.progress_timeout, "join", o.fail_rank, o.fail_after,
              o.fail_rank >= 0 ? parse_injected_failure(o.fail_how, "--fail-how") : InjectedFailure::none};
+  if (!(o.progress_timeout > 0 && o.progress_timeout <= 1e6)) {
+    throw UsageError("--progress-timeout must be more than 0 and at most 1000000 s");
+  }
   resolve_ring_and_broadcast(o);
+  resolve_fault(o, ranks);
+  // The guard's own failures unless an error is to be thrown in a phase.
+  const bool guard_fails = o.fail_rank >= 0 && o.fail_phase.empty();
+  o.guard = {o.progress_timeout, "join", guard_fails ? o.fail_rank : -1, o.fail_after,
+             guard_fails ? parse_injected_failure(o.fail_how, "--fail-how") : InjectedFailure::none};
+  validate(o.radix);
+  validate(o.sort_merge);
+  validate(o.cyclo);
+  validate(o.broadcast);
 }
 
 }  // namespace hpcdb

@@ -10,6 +10,7 @@
 #include "hpcdb/data/relation_file.hpp"
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/join_plan.hpp"
 #include "hpcdb/net/progress_guard.hpp"
 
 namespace hpcdb {
@@ -61,9 +62,12 @@ struct JoinOptions {
   std::string exchange_chunk = "1MiB";
   std::string payload_bytes = "0";   // payload splitting: bytes of payload per tuple
   double progress_timeout = 10;      // seconds a rank may be silent (5x: without progress) before the job ends
-  int fail_rank = -1;                // testing aid: this rank fails --fail-after seconds into the join
+  // Testing aids: this rank fails --fail-after seconds into the join as
+  // --fail-how says, or, with --fail-phase, throws an error in that phase.
+  int fail_rank = -1;
   double fail_after = 0;
   std::string fail_how = "stop";
+  std::string fail_phase;
 
   // Options given on the command line that shape generated data only (refused with input files).
   std::vector<std::string> generator_options_given;
@@ -78,6 +82,8 @@ struct JoinOptions {
   BroadcastJoinConfig broadcast;
   std::size_t payload_width = 0;
   ProgressGuardConfig guard;
+  // The chosen algorithm and every operator's options, as the join layer takes them.
+  JoinConfigs configs() const { return {parse_join_algorithm(algorithm), radix, sort_merge, cyclo, broadcast}; }
   bool is_radix() const { return algorithm == "radix"; }
   bool is_sort_merge() const { return algorithm == "sort-merge"; }
   bool from_files() const { return !input_r.empty(); }
@@ -86,7 +92,8 @@ struct JoinOptions {
 // Declares the options on the `join` subcommand.
 void add_join_options(CLI::App& join, JoinOptions& options);
 
-// Checks combinations and turns text into values; throws UsageError.
-void resolve(JoinOptions& options);
+// Turns text into values and checks every option (each operator's through
+// its validate()) for a job of `ranks` ranks; throws UsageError.
+void resolve(JoinOptions& options, int ranks);
 
 }  // namespace hpcdb

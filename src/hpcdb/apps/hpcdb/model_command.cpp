@@ -2,11 +2,13 @@
 
 #include <fmt/format.h>
 
-#include "hpcdb/core/cpu_info.hpp"
+#include <algorithm>
+
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/units.hpp"
-#include "hpcdb/join/radix/radix_plan.hpp"
-#include "hpcdb/join/sortmerge/sort_merge_join.hpp"
+#include "hpcdb/core/bits.hpp"
+#include "hpcdb/join/join_facts.hpp"
+#include "hpcdb/join/join_plan.hpp"
 #include "hpcdb/net/agreement.hpp"
 
 namespace hpcdb {
@@ -19,7 +21,7 @@ ModelPrediction predict_join(const std::string& algorithm, const Calibration& c,
   s.machines = shape.machines;
   s.threads_per_machine = shape.ranks * shape.threads / shape.machines;
   s.bandwidth_bytes = shape.bandwidth_bytes;
-  s.tuple_bytes = 8;
+  s.tuple_bytes = shape.tuple_bytes;
   s.network_shares_cores = shape.network_shares_cores;
   s.window_seconds = c.window_setup;
   if (algorithm == "cyclo" || algorithm == "broadcast") {
@@ -27,11 +29,7 @@ ModelPrediction predict_join(const std::string& algorithm, const Calibration& c,
                           shape.chunk_bytes / s.tuple_bytes};
     return algorithm == "cyclo" ? predict_cyclo_join(s, rates) : predict_broadcast_join(s, rates);
   }
-  if (algorithm == "radix") {
-    const RadixBits bits = choose_radix_bits(static_cast<std::uint64_t>(inner), static_cast<int>(shape.ranks),
-                                             static_cast<unsigned>(shape.threads), 8, detect_cpu(), 0, 0);
-    return predict_radix_join(s, c.radix_rates(bits.local > 0 ? 2 : 1));
-  }
+  if (algorithm == "radix") return predict_radix_join(s, c.radix_rates(shape.radix_passes));
   SortMergeRates rates = c.sort_merge_rates(shape.fan_in);
   rates.subranges = shape.subranges / shape.threads;  // the rank's sub-ranges are merged by all its threads
   return predict_sort_merge_join(s, rates);
@@ -58,6 +56,30 @@ void add_model_options(CLI::App& model, ModelOptions& o) {
                  "offload): network and compute time add up; implied by a calibration made on such a layout");
 }
 
+namespace {
+
+// A join on the modelled cluster of the data `hpcdb join` generates: keys
+// below |R| + |S|, rids below the larger relation's size.
+JoinFacts modelled_facts(const ModelOptions& o, std::uint64_t inner, std::uint64_t outer) {
+  JoinFacts facts;
+  facts.ranks = static_cast<int>(o.ranks);
+  facts.nodes = static_cast<int>(o.machines);
+  facts.ranks_per_node = static_cast<int>((o.ranks + o.machines - 1) / o.machines);
+  facts.inner_tuples = inner;
+  facts.outer_tuples = outer;
+  facts.largest_inner_fragment = (inner + o.ranks - 1) / o.ranks;
+  facts.largest_outer_fragment = (outer + o.ranks - 1) / o.ranks;
+  facts.bounds_known = true;
+  const std::uint64_t keys = inner + outer, rids = std::max(inner, outer);
+  facts.bounds.min_key = 0;
+  facts.bounds.max_key = keys > 0 ? keys - 1 : 0;
+  facts.bounds.key_or = low_mask(bit_width_of(facts.bounds.max_key));
+  facts.bounds.rid_or = rids > 0 ? low_mask(bit_width_of(rids - 1)) : 0;
+  return facts;
+}
+
+}  // namespace
+
 int run_model_command(const Cluster& cluster, const ModelOptions& o) {
   Calibration c;
   double inner = 0, outer = 0;
@@ -70,21 +92,28 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
     if (o.merge_fan_in < 2) throw UsageError("--merge-fan-in must be at least 2");
     c = read_calibration(o.calibration);
   });
+  // The plan the join would make on that cluster, for generated data.
+  JoinFacts facts = modelled_facts(o, static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(outer));
+  facts.cpu = agreed_cpu(cluster.world());
+  JoinConfigs configs;
+  configs.algorithm = parse_join_algorithm(o.algorithm);
+  configs.radix.threads = configs.sort_merge.threads = o.threads;
+  configs.sort_merge.run_length = static_cast<std::size_t>(c.run_length);
+  configs.sort_merge.merge_fan_in = o.merge_fan_in;
+  configs.sort_merge.subranges = o.subranges;
+  JoinPlan plan;
+  run_collectively(cluster.world(), [&] { plan = plan_join(facts, configs); });
   if (cluster.rank() != 0) return 0;
   const double bandwidth = o.bandwidth_gbit > 0 ? o.bandwidth_gbit * 1e9 / 8 : c.put_bandwidth;
   const bool shared_cores = o.shared_cores || c.network_shares_cores;
-  SortMergeJoinConfig sort_merge;
-  sort_merge.run_length = static_cast<std::size_t>(c.run_length);
-  sort_merge.threads = o.threads;
-  sort_merge.subranges = o.subranges;
-  const int ranks_per_machine = static_cast<int>((o.ranks + o.machines - 1) / o.machines);
-  const unsigned subranges = sort_merge_subranges(static_cast<std::uint64_t>(inner), static_cast<std::uint64_t>(outer),
-                                                  static_cast<int>(o.ranks), sort_merge, ranks_per_machine);
-  const ModelPrediction p = predict_join(o.algorithm, c, inner, outer,
-                                         {static_cast<double>(o.ranks), static_cast<double>(o.threads),
-                                          static_cast<double>(o.machines), bandwidth,
-                                          static_cast<double>(o.merge_fan_in), static_cast<double>(subranges),
-                                          shared_cores});
+  JoinShape shape{static_cast<double>(o.ranks), static_cast<double>(o.threads), static_cast<double>(o.machines),
+                  bandwidth, static_cast<double>(o.merge_fan_in), 1, shared_cores};
+  shape.tuple_bytes = tuple_bytes_of(plan);
+  unsigned subranges = 1;
+  if (const auto* radix = std::get_if<RadixPlan>(&plan)) shape.radix_passes = radix->bits.local > 0 ? 2 : 1;
+  if (const auto* sort_merge = std::get_if<SortMergePlan>(&plan)) subranges = sort_merge->subranges;
+  shape.subranges = subranges;
+  const ModelPrediction p = predict_join(o.algorithm, c, inner, outer, shape);
   fmt::print("hpcdb model: {} join, |R| = {}, |S| = {}, {} machine{}, {} worker thread{} per machine\n", o.algorithm,
              inner, outer, o.machines, o.machines == 1 ? "" : "s", o.ranks * o.threads / static_cast<double>(o.machines),
              o.ranks * o.threads == o.machines ? "" : "s");

@@ -38,6 +38,10 @@ struct JoinShape {
   bool network_shares_cores = false;
   bool presort = true;        // cyclo
   double chunk_bytes = 1 << 20;  // broadcast
+  // From the join's plan: bytes per tuple on the wire and in the windows,
+  // and the radix join's partitioning passes (one network pass, plus a local one).
+  double tuple_bytes = 8;
+  unsigned radix_passes = 1;
 };
 
 // The model's prediction for a join run with these sizes on this shape.

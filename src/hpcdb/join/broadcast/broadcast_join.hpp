@@ -4,7 +4,7 @@
 // joins each arriving chunk with its own sorted R while the next chunks
 // travel.
 //
-// Plan (set-up, not timed, agreed by all ranks): tuples as 8-byte values
+// Plan (agreed by all ranks, from the agreed facts): tuples as 8-byte values
 // when the keys' offsets and the rids fit together, else 16-byte tuples;
 // the global order of chunks (owner by owner).
 // run() (timed, repeatable):
@@ -25,38 +25,44 @@
 #include "hpcdb/join/broadcast/udp_broadcast_stream.hpp"
 #include "hpcdb/join/distributed_join.hpp"
 #include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/join_facts.hpp"
+#include "hpcdb/join/join_memory.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
 struct BroadcastPlan {
+  BroadcastJoinConfig config;
   SortedFormatPlan format;
-  std::size_t chunk_tuples = 0;
+  std::size_t chunk_tuples = 0;              // per broadcast chunk (udp: at least a datagram's)
+  std::uint64_t largest_inner_fragment = 0;  // tuples
+  std::uint64_t largest_outer_fragment = 0;
+  MemoryEstimate memory() const;
 };
+
+// The plan for these facts; validates the options first (UsageError).
+BroadcastPlan plan_broadcast_join(const JoinFacts& facts, const BroadcastJoinConfig& config);
 
 class BroadcastJoin : public DistributedJoin {
  public:
-  // Collective. Plans for these two relations and allocates the chunks.
+  // Collective. Allocates the stream and sort space the plan needs.
+  BroadcastJoin(const Cluster& cluster, const BroadcastPlan& plan, const Relation& outer);
+  // Collective. Plans from the agreed facts of these relations first.
   BroadcastJoin(const Cluster& cluster, const BroadcastJoinConfig& config, const Relation& inner, const Relation& outer);
   JoinResult run(const Relation& inner, const Relation& outer) override;
   const BroadcastPlan& plan() const { return plan_; }
 
  private:
   template <class Format>
-  void run_with(const Format& format, const Relation& inner, const Relation& outer, JoinResult& result,
-                class PhaseClock& clock);
+  void run_with(const Format& format, const Relation& inner, const Relation& outer, class JoinRun& run);
 
   const Cluster& cluster_;
-  BroadcastJoinConfig config_;
   BroadcastPlan plan_;
   std::unique_ptr<BroadcastStream> stream_;        // mpi transport
   std::unique_ptr<UdpBroadcastStream> udp_stream_;  // udp transport
   MemoryRegion sorted_inner_;
   MemoryRegion scratch_;
 };
-
-std::uint64_t broadcast_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
-                                             const BroadcastJoinConfig& config);
 
 }  // namespace hpcdb

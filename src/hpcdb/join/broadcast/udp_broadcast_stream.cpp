@@ -31,12 +31,16 @@ std::string broadcast_address(const Cluster& cluster, const std::string& configu
 
 }  // namespace
 
+std::size_t UdpBroadcastStream::datagram_values(std::size_t value_bytes) {
+  return (kMaxUdpPayload - sizeof(Header)) / value_bytes;
+}
+
 UdpBroadcastStream::UdpBroadcastStream(const Cluster& cluster, const UdpBroadcastConfig& config,
                                        std::uint64_t fragment_values, std::size_t value_bytes, std::size_t batch_values)
     : cluster_(cluster),
       config_(config),
       value_bytes_(value_bytes),
-      per_datagram_((kMaxUdpPayload - sizeof(Header)) / value_bytes),
+      per_datagram_(datagram_values(value_bytes)),
       batch_values_(std::max(batch_values, per_datagram_)),
       fragments_(allgather(fragment_values, cluster.world())),
       datagram_(kMaxUdpPayload),

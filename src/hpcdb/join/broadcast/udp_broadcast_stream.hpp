@@ -56,6 +56,8 @@ class UdpBroadcastStream {
   void run(const Encoder& encode, const Consumer& consume);
 
   std::size_t values_per_datagram() const { return per_datagram_; }
+  // Values of `value_bytes` bytes one datagram carries.
+  static std::size_t datagram_values(std::size_t value_bytes);
   std::string address() const;
   UdpBroadcastStats take_stats();
   std::uint64_t bytes_sent() const { return bytes_sent_; }

@@ -3,10 +3,9 @@
 #include <algorithm>
 
 #include "hpcdb/core/error.hpp"
-#include "hpcdb/core/phase_clock.hpp"
+#include "hpcdb/join/join_run.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/join/sorted_values.hpp"
-#include "hpcdb/net/collectives.hpp"
 
 namespace hpcdb {
 namespace {
@@ -16,78 +15,82 @@ constexpr std::size_t kJoinBlock = 32768;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
-CycloPlan make_plan(const Cluster& cluster, const CycloJoinConfig& config, const Relation& inner, const Relation& outer) {
-  CycloPlan plan;
-  plan.format = plan_sorted_format(cluster, config.compression, inner, outer);
-  plan.largest_outer_fragment = allreduce(static_cast<std::uint64_t>(outer.tuples.size()), MPI_MAX, cluster.world());
-  return plan;
-}
-
 std::size_t whole_lines(std::uint64_t bytes) { return static_cast<std::size_t>(ceil_div(std::max<std::uint64_t>(bytes, 1), 64) * 64); }
 
 }  // namespace
 
-std::uint64_t cyclo_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
-                                         const CycloJoinConfig& config) {
-  const auto n = static_cast<std::uint64_t>(ranks);
-  const std::uint64_t inner = ceil_div(inner_tuples, n), outer = ceil_div(outer_tuples, n);
-  const std::uint64_t tuple = 16;  // the estimate assumes uncompressed tuples
-  std::uint64_t bytes = 2 * outer * tuple + inner * tuple + std::max(inner, outer) * tuple;
-  if (!config.presort) bytes += outer * tuple;
-  return bytes;
+CycloPlan plan_cyclo_join(const JoinFacts& facts, const CycloJoinConfig& config) {
+  validate(config);
+  CycloPlan plan;
+  plan.config = config;
+  plan.format = plan_sorted_format(facts, config.compression);
+  plan.largest_inner_fragment = facts.largest_inner_fragment;
+  plan.largest_outer_fragment = facts.largest_outer_fragment;
+  return plan;
+}
+
+MemoryEstimate CycloPlan::memory() const {
+  const std::uint64_t tuple = format.tuple_bytes;
+  const std::uint64_t inner = largest_inner_fragment, outer = largest_outer_fragment;
+  MemoryEstimate m;
+  m.add("ring buffers", 2 * whole_lines(outer * tuple));
+  m.add("sorted R", whole_lines(inner * tuple));
+  m.add("sort space", whole_lines(std::max(inner, outer) * tuple));
+  if (!config.presort) m.add("visiting part", whole_lines(outer * tuple));
+  return m;
 }
 
 CycloJoin::CycloJoin(const Cluster& cluster, const CycloJoinConfig& config, const Relation& inner, const Relation& outer)
-    : cluster_(cluster), config_(config), plan_(make_plan(cluster, config, inner, outer)) {
-  if (config.chunk_bytes < 64 || config.chunk_bytes > (1u << 30)) {
-    throw UsageError("--chunk-size must be between 64 B and 1 GiB");
-  }
-  const std::uint64_t part_bytes = plan_.largest_outer_fragment * plan_.format.tuple_bytes;
-  ring_ = std::make_unique<RingChannel>(cluster, whole_lines(part_bytes), config.chunk_bytes);
-  sorted_inner_ = MemoryRegion(whole_lines(inner.tuples.size() * plan_.format.tuple_bytes), Prefault::yes);
-  const std::uint64_t largest = std::max<std::uint64_t>(inner.tuples.size(), plan_.largest_outer_fragment);
-  scratch_ = MemoryRegion(whole_lines(largest * plan_.format.tuple_bytes), Prefault::yes);
-  if (!config.presort) visiting_ = MemoryRegion(whole_lines(part_bytes), Prefault::yes);
+    : CycloJoin(cluster, plan_cyclo_join(agreed_join_facts(cluster, inner, outer), config)) {}
+
+CycloJoin::CycloJoin(const Cluster& cluster, const CycloPlan& plan) : cluster_(cluster), plan_(plan) {
+  const std::uint64_t tuple = plan_.format.tuple_bytes;
+  const std::uint64_t part_bytes = plan_.largest_outer_fragment * tuple;
+  ring_ = std::make_unique<RingChannel>(cluster, whole_lines(part_bytes), plan_.config.chunk_bytes);
+  sorted_inner_ = MemoryRegion(whole_lines(plan_.largest_inner_fragment * tuple), Prefault::yes);
+  const std::uint64_t largest = std::max(plan_.largest_inner_fragment, plan_.largest_outer_fragment);
+  scratch_ = MemoryRegion(whole_lines(largest * tuple), Prefault::yes);
+  if (!plan_.config.presort) visiting_ = MemoryRegion(whole_lines(part_bytes), Prefault::yes);
+  if (plan_.config.fault.hits(cluster.rank(), "setup")) throw Error(plan_.config.fault.message());
 }
 
 JoinResult CycloJoin::run(const Relation& inner, const Relation& outer) {
-  JoinResult result = timed_sorted_run(cluster_, plan_.format, inner, outer, [&](const auto& format, JoinResult& r, PhaseClock& clock) {
-    run_with(format, inner, outer, r, clock);
-  });
-  result.ring.presort = config_.presort;
+  JoinResult result = timed_sorted_run(cluster_, plan_.format, plan_.config.fault, inner, outer,
+                                       [&](const auto& format, JoinRun& run) { run_with(format, inner, outer, run); });
+  result.ring.presort = plan_.config.presort;
   result.ring.compressed = plan_.format.compressed;
   result.ring.tuple_bytes = plan_.format.tuple_bytes;
   result.ring.key_bits = plan_.format.bounds.key_offset_bits();
   result.ring.rid_bits = plan_.format.bounds.rid_bits();
-  result.ring.chunk_bytes = config_.chunk_bytes;
+  result.ring.chunk_bytes = plan_.config.chunk_bytes;
   return result;
 }
 
 template <class Format>
-void CycloJoin::run_with(const Format& format, const Relation& inner, const Relation& outer, JoinResult& result,
-                         PhaseClock& clock) {
+void CycloJoin::run_with(const Format& format, const Relation& inner, const Relation& outer, JoinRun& run) {
   using Stored = typename Format::Stored;
   auto* r = static_cast<Stored*>(sorted_inner_.data());
   auto* scratch = static_cast<Stored*>(scratch_.data());
   const std::size_t nr = inner.tuples.size();
+  const bool presort = plan_.config.presort;
 
-  clock.start("sort");
+  run.phase("sort");
   encode_sorted(format, std::span<const Tuple>(inner.tuples.data(), nr), r, scratch);
   std::size_t part_tuples = outer.tuples.size();
   auto* own = reinterpret_cast<Stored*>(ring_->buffer(0));
   encode_into(format, std::span<const Tuple>(outer.tuples.data(), part_tuples), own);
-  if (config_.presort) sort_by_key(own, part_tuples, scratch);
+  if (presort) sort_by_key(own, part_tuples, scratch);
 
-  clock.start("distribute");
+  run.phase("distribute");
   MatchCollector matches;
-  matches.keep_pairs = config_.keep_pairs;
+  matches.keep_pairs = plan_.config.keep_pairs;
   const unsigned cycles = ring_->cycles();
   for (unsigned cycle = 0; cycle < cycles; ++cycle) {
-    if (cycle + 1 == cycles) clock.start("end");
+    if (cycle + 1 == cycles) run.phase("end");
     if (cycle > 0) part_tuples = ring_->wait_for_part(cycle) / sizeof(Stored);
     ring_->begin_cycle(cycle, part_tuples * sizeof(Stored));
     const auto* part = reinterpret_cast<const Stored*>(ring_->buffer(cycle));
-    if (!config_.presort) {
+    if (!presort) {
       // The part travels on unsorted while this rank sorts a copy.
       auto* copy = static_cast<Stored*>(visiting_.data());
       std::copy(part, part + part_tuples, copy);
@@ -98,14 +101,11 @@ void CycloJoin::run_with(const Format& format, const Relation& inner, const Rela
     join_sorted_in_blocks(format, r, nr, part, part_tuples, kJoinBlock, matches, [&] { ring_->progress(); });
     ring_->end_cycle();
   }
-  clock.stop();
-  result.matches = matches.count;
-  result.checksum = matches.checksum;
-  result.pairs = std::move(matches.pairs);
+  run.take_matches(std::move(matches));
   const RingTraffic traffic = ring_->take_traffic();
-  result.bytes_sent = traffic.bytes;
-  result.bytes_put = traffic.bytes;
-  result.puts = traffic.chunks;
+  run.result().bytes_sent = traffic.bytes;
+  run.result().bytes_put = traffic.bytes;
+  run.result().puts = traffic.chunks;
 }
 
 }  // namespace hpcdb

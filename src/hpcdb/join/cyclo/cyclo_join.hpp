@@ -3,7 +3,7 @@
 // fragments of S travel around the ring of ranks, and every rank joins each
 // visiting fragment with its own sorted R while the fragment moves on.
 //
-// Plan (set-up, not timed, agreed by all ranks): tuples as 8-byte values
+// Plan (agreed by all ranks, from the agreed facts): tuples as 8-byte values
 // when the keys' offsets and the rids fit together, else 16-byte tuples;
 // two ring buffers per rank sized for the largest S fragment.
 // run() (timed, repeatable):
@@ -22,39 +22,43 @@
 #include "hpcdb/join/cyclo/ring_channel.hpp"
 #include "hpcdb/join/distributed_join.hpp"
 #include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/join_facts.hpp"
+#include "hpcdb/join/join_memory.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
 struct CycloPlan {
+  CycloJoinConfig config;
   SortedFormatPlan format;
-  std::uint64_t largest_outer_fragment = 0;  // tuples
+  std::uint64_t largest_inner_fragment = 0;  // tuples
+  std::uint64_t largest_outer_fragment = 0;  // tuples: a ring buffer holds one part
+  MemoryEstimate memory() const;
 };
+
+// The plan for these facts; validates the options first (UsageError).
+CycloPlan plan_cyclo_join(const JoinFacts& facts, const CycloJoinConfig& config);
 
 class CycloJoin : public DistributedJoin {
  public:
-  // Collective. Plans for these two relations and allocates the ring.
+  // Collective. Allocates the ring and sort space the plan needs.
+  CycloJoin(const Cluster& cluster, const CycloPlan& plan);
+  // Collective. Plans from the agreed facts of these relations first.
   CycloJoin(const Cluster& cluster, const CycloJoinConfig& config, const Relation& inner, const Relation& outer);
   JoinResult run(const Relation& inner, const Relation& outer) override;
   const CycloPlan& plan() const { return plan_; }
 
  private:
   template <class Format>
-  void run_with(const Format& format, const Relation& inner, const Relation& outer, JoinResult& result,
-                class PhaseClock& clock);
+  void run_with(const Format& format, const Relation& inner, const Relation& outer, class JoinRun& run);
 
   const Cluster& cluster_;
-  CycloJoinConfig config_;
   CycloPlan plan_;
   std::unique_ptr<RingChannel> ring_;
   MemoryRegion sorted_inner_;  // R_i in the plan's format
   MemoryRegion visiting_;      // a sorted copy of the visiting part (presort off)
   MemoryRegion scratch_;       // sort work space
 };
-
-// Bytes per rank the join needs besides its input.
-std::uint64_t cyclo_join_memory_per_rank(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
-                                         const CycloJoinConfig& config);
 
 }  // namespace hpcdb

@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "hpcdb/core/bits.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/join/radix/input_chunks.hpp"
+#include "hpcdb/join/receive_windows.hpp"
 
 namespace hpcdb {
 
@@ -10,6 +13,11 @@ namespace {
 // Largest fan-out a single pass sustains at full speed: beyond it the
 // write-combining lines and the TLB no longer hold all partitions.
 constexpr unsigned kMaxSinglePassBits = 11;
+
+RadixBits bits_for(const JoinFacts& facts, const RadixJoinConfig& config, unsigned tuple_bytes) {
+  return choose_radix_bits(facts.inner_tuples, facts.ranks, config.threads, tuple_bytes, facts.cpu, config.network_bits,
+                           config.local_bits);
+}
 }  // namespace
 
 std::uint64_t cache_resident_build_tuples(unsigned tuple_bytes, const CpuInfo& cpu) {
@@ -38,6 +46,63 @@ RadixBits choose_radix_bits(std::uint64_t inner_tuples, int ranks, unsigned thre
   if (requested_local != 0) bits.local = requested_local;
   else bits.local = total > bits.network ? total - bits.network : 0;
   return bits;
+}
+
+RadixPlan plan_radix_join(const JoinFacts& facts, const RadixJoinConfig& config) {
+  validate(config);
+  RadixPlan plan;
+  plan.config = config;
+  // A schedule orders whole partitions of each rank's own data: no help between ranks.
+  if (config.scheduled) plan.config.share_node_work = false;
+  plan.share_node_work = plan.config.share_node_work && facts.ranks_per_node > 1;
+
+  // The tuple format: 8-byte values when the keys, less the network bits
+  // chosen for them, fit beside the rids.
+  if (facts.bounds_known) {
+    plan.key_bits = bit_width_of(facts.bounds.key_or);
+    plan.rid_bits = facts.bounds.rid_bits();
+  }
+  plan.bits = bits_for(facts, config, 8);
+  plan.compressed = facts.bounds_known && config.compression == Compression::automatic &&
+                    compressible(plan.key_bits, plan.rid_bits, plan.bits.network);
+  plan.tuple_bytes = plan.compressed ? 8 : 16;
+  if (!plan.compressed) plan.bits = bits_for(facts, config, 16);
+  if (plan.bits.network > 24) throw UsageError("--network-bits must be at most 24");
+  if (plan.bits.network + plan.bits.local > 40) throw UsageError("--network-bits plus --local-bits must be at most 40");
+  plan.partitions = std::size_t{1} << plan.bits.network;
+  plan.build_budget = cache_resident_build_tuples(plan.tuple_bytes, facts.cpu);
+
+  plan.input_chunks = InputChunks::chunks_for(config.input_chunks, std::max(facts.inner_tuples, facts.outer_tuples),
+                                              facts.ranks, config.threads, plan.partitions);
+  plan.window_capacity = ReceiveWindows::capacity_for(facts.inner_tuples, facts.outer_tuples, facts.ranks, plan.tuple_bytes);
+  if (config.scheduled) {
+    plan.writes = WindowWrites::elsewhere;
+    plan.staging_bytes = (facts.largest_inner_fragment + facts.largest_outer_fragment) * plan.tuple_bytes;
+  } else {
+    plan.writes = ReceiveWindows::writes_for(config.force_put);
+    if (config.force_put || facts.nodes > 1) {
+      plan.send_buffer_bytes = static_cast<std::size_t>(config.threads) * plan.partitions * config.buffers_per_partition *
+                               config.buffer_bytes;
+    }
+  }
+  return plan;
+}
+
+MemoryEstimate RadixPlan::memory() const {
+  // Per network partition: each worker's write-combining line, histograms and
+  // write cursors, and the rank's partition plan (bases, sizes, owners).
+  // Measured: about 100 bytes per rank and 220 per worker thread and
+  // partition, which rules the memory from 2^20 partitions on (5 GiB at 2^24
+  // for 1 rank and thread); rounded up.
+  constexpr std::uint64_t kPlanBytesPerPartition = 128;
+  constexpr std::uint64_t kWorkerBytesPerPartition = 256;
+  MemoryEstimate m;
+  m.add("receive windows", window_capacity, true);
+  m.add("partition plan and workers' state", partitions * (kPlanBytesPerPartition + kWorkerBytesPerPartition * config.threads));
+  m.add("chunk histograms", InputChunks::bytes_for(input_chunks, partitions), true);
+  if (send_buffer_bytes > 0) m.add("send buffers", send_buffer_bytes);
+  if (staging_bytes > 0) m.add("staging", staging_bytes);
+  return m;
 }
 
 }  // namespace hpcdb

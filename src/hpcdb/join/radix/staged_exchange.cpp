@@ -2,12 +2,16 @@
 
 #include <algorithm>
 
+#include "hpcdb/core/error.hpp"
+
 namespace hpcdb {
 
-StagedExchange::StagedExchange(std::uint64_t inner_tuples, std::uint64_t outer_tuples)
-    : memory_(std::max<std::uint64_t>((inner_tuples + outer_tuples) * 16, 64), Prefault::yes) {}
+StagedExchange::StagedExchange(std::size_t bytes) : memory_(std::max<std::size_t>(bytes, 64), Prefault::yes) {}
 
 void StagedExchange::plan(const std::vector<std::uint64_t>& rank_counts, std::size_t partitions, unsigned tuple_bytes) {
+  std::uint64_t tuples = 0;
+  for (std::uint64_t n : rank_counts) tuples += n;
+  if (tuples * tuple_bytes > memory_.bytes()) throw Error("radix join: this rank's tuples exceed its staging memory");
   partitions_ = partitions;
   tuple_bytes_ = tuple_bytes;
   start_.assign(2 * partitions, 0);

@@ -21,8 +21,8 @@ namespace hpcdb {
 
 class StagedExchange {
  public:
-  // Room for this rank's own tuples of both relations, at most 16 bytes each.
-  StagedExchange(std::uint64_t inner_tuples, std::uint64_t outer_tuples);
+  // Room for this rank's own tuples of both relations (the plan's staging bytes).
+  explicit StagedExchange(std::size_t bytes);
 
   // Lays out the staging for this rank's counts per partition (inner then
   // outer, `partitions` each) in tuples of `tuple_bytes`.

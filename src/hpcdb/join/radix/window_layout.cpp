@@ -1,5 +1,7 @@
 #include "hpcdb/join/radix/window_layout.hpp"
 
+#include "hpcdb/join/receive_windows.hpp"
+
 namespace hpcdb {
 
 WindowLayout plan_windows(const std::vector<std::uint64_t>& inner_counts, const std::vector<std::uint64_t>& outer_counts,
@@ -20,9 +22,9 @@ WindowLayout plan_windows(const std::vector<std::uint64_t>& inner_counts, const 
   layout.outer_region_offset.resize(rank_count);
   layout.window_bytes.resize(rank_count);
   for (std::size_t q = 0; q < rank_count; ++q) {
-    const std::uint64_t inner_bytes = layout.inner_tuples[q] * tuple_bytes;
-    layout.outer_region_offset[q] = (inner_bytes + 63) / 64 * 64;
-    layout.window_bytes[q] = layout.outer_region_offset[q] + layout.outer_tuples[q] * tuple_bytes;
+    const WindowRegions regions = window_regions(layout.inner_tuples[q], layout.outer_tuples[q], tuple_bytes);
+    layout.outer_region_offset[q] = regions.outer_offset;
+    layout.window_bytes[q] = regions.bytes;
   }
   return layout;
 }

@@ -1,0 +1,165 @@
+#pragma once
+// The radix join's local phases, once every window is complete: each
+// received partition is joined where it lies (node-shared memory, so with
+// node sharing any rank of the node may join any partition its node holds),
+// by an optional local radix pass in cache (local_partition) and a
+// cache-resident build and probe per final partition (build_probe).
+// Partitions too large for one thread (partition_join_tasks.hpp) are joined
+// by all of the owner's threads together over shared read-only tables.
+#include <barrier>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/core/worker_team.hpp"
+#include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/radix/partition_histograms.hpp"
+#include "hpcdb/join/radix/partition_join_tasks.hpp"
+#include "hpcdb/join/radix/partition_joiner.hpp"
+#include "hpcdb/join/radix/partition_placement.hpp"
+#include "hpcdb/join/radix/radix_plan.hpp"
+#include "hpcdb/join/receive_windows.hpp"
+#include "hpcdb/kernels/hash_table.hpp"
+#include "hpcdb/kernels/match_collector.hpp"
+#include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/node_task_counter.hpp"
+
+namespace hpcdb {
+
+struct PartitionJoinTotals {
+  MatchCollector matches;
+  double local_partition_seconds = 0;  // of the phase's time, in local radix passes (mean over threads)
+  std::uint64_t build_splits = 0;      // build partitions split into several tables
+  std::uint64_t probe_splits = 0;      // partitions joined by all threads together
+  std::uint64_t peer_partitions = 0;   // co-located ranks' partitions joined here
+};
+
+namespace partition_join {
+
+// One heavy partition, joined by all `threads` workers of the rank: thread 0
+// runs the local pass, then every thread builds some of the final
+// partitions' tables and probes chunks of their S partitions.
+template <class Format>
+class SharedPartitionJoin {
+ public:
+  using Stored = typename Format::Stored;
+
+  SharedPartitionJoin(Format format, unsigned local_bits, unsigned threads)
+      : format_(format), local_bits_(local_bits), threads_(threads), sync_(static_cast<std::ptrdiff_t>(threads)) {}
+
+  // Every worker calls it, with its own joiner and collector.
+  void join(unsigned t, PartitionJoiner<Format>& joiner, const Stored* r, std::uint64_t nr, const Stored* s,
+            std::uint64_t ns, MatchCollector& out) {
+    sync_.arrive_and_wait();
+    if (t == 0) prepare(joiner, r, nr, s, ns);
+    sync_.arrive_and_wait();
+    std::size_t i = 0;
+    while (builds_->next(i)) {
+      const std::uint64_t rb = parts_.r_start[i];
+      tables_[i].build(parts_.r + rb, parts_.r_start[i + 1] - rb);
+    }
+    sync_.arrive_and_wait();
+    std::size_t c = 0;
+    while (probes_->next(c)) {
+      const Chunk& chunk = chunks_[c];
+      const std::uint64_t sb = parts_.s_start[chunk.partition];
+      joiner.probe(tables_[chunk.partition], parts_.s + sb + chunk.begin, chunk.end - chunk.begin, out);
+    }
+  }
+
+ private:
+  struct Chunk {
+    std::size_t partition;
+    std::uint64_t begin, end;
+  };
+
+  void prepare(PartitionJoiner<Format>& joiner, const Stored* r, std::uint64_t nr, const Stored* s, std::uint64_t ns) {
+    Stopwatch watch;
+    if (local_bits_ > 0) {
+      parts_ = joiner.partition(r, nr, s, ns);
+    } else {
+      parts_ = {r, s, {0, nr}, {0, ns}};
+    }
+    joiner.local_partition_seconds += watch.seconds();
+    const std::size_t count = parts_.count();
+    tables_.assign(count, BucketChainTable<Format>(format_, local_bits_));
+    chunks_.clear();
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::uint64_t n = parts_.s_start[i + 1] - parts_.s_start[i];
+      if (n == 0 || parts_.r_start[i + 1] == parts_.r_start[i]) continue;
+      const std::uint64_t chunk = std::max<std::uint64_t>(16384, n / (4 * threads_));
+      for (std::uint64_t b = 0; b < n; b += chunk) chunks_.push_back({i, b, std::min(n, b + chunk)});
+    }
+    builds_ = std::make_unique<TaskCounter>(count);
+    probes_ = std::make_unique<TaskCounter>(chunks_.size());
+  }
+
+  Format format_;
+  unsigned local_bits_;
+  unsigned threads_;
+  std::barrier<> sync_;
+  LocalPartitions<Stored> parts_;
+  std::vector<BucketChainTable<Format>> tables_;
+  std::vector<Chunk> chunks_;
+  std::unique_ptr<TaskCounter> builds_;
+  std::unique_ptr<TaskCounter> probes_;
+};
+
+}  // namespace partition_join
+
+// Joins every partition this rank (and, with node sharing, its node) holds.
+// Collective over the node (the task lists).
+template <class Format>
+PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const RadixPlan& plan, Format format,
+                                    const PartitionHistograms& histograms, const PartitionPlacement& placement,
+                                    const ReceiveWindows& windows, NodeTaskCounter& node_tasks) {
+  using Stored = typename Format::Stored;
+  const unsigned threads = plan.config.threads;
+  const PartitionJoinTasks tasks = plan_partition_joins(cluster, threads, histograms, placement);
+
+  std::vector<std::unique_ptr<PartitionJoiner<Format>>> joiners;
+  std::vector<MatchCollector> collectors(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    joiners.push_back(std::make_unique<PartitionJoiner<Format>>(format, plan.bits.local, plan.build_budget));
+    collectors[t].keep_pairs = plan.config.keep_pairs;
+  }
+  partition_join::SharedPartitionJoin<Format> shared(format, plan.bits.local, threads);
+  std::vector<std::uint64_t> peer_partitions(threads, 0);
+  std::vector<std::size_t> counts;
+  for (const std::vector<std::size_t>& list : tasks.normal) counts.push_back(list.size());
+  node_tasks.start(std::move(counts));
+  // The next partition to join: own first, then (node sharing) the others'.
+  auto next_normal = [&](std::size_t& p) {
+    NodeTaskCounter::Task task;
+    if (!node_tasks.next(task, plan.share_node_work)) return false;
+    p = tasks.normal[static_cast<std::size_t>(task.list)][task.index];
+    return true;
+  };
+  const int me = cluster.rank();
+  run.workers(threads, [&](unsigned t) {
+    PartitionJoiner<Format>& joiner = *joiners[t];
+    for (std::size_t p : tasks.heavy) {
+      shared.join(t, joiner, placement.inner_of<Stored>(windows, cluster, p), histograms.inner(p),
+                  placement.outer_of<Stored>(windows, cluster, p), histograms.outer(p), collectors[t]);
+    }
+    std::size_t p = 0;
+    while (next_normal(p)) {
+      if (placement.owner[p] != me) ++peer_partitions[t];
+      joiner.join(placement.inner_of<Stored>(windows, cluster, p), histograms.inner(p),
+                  placement.outer_of<Stored>(windows, cluster, p), histograms.outer(p), collectors[t]);
+    }
+  });
+
+  PartitionJoinTotals totals;
+  totals.probe_splits = tasks.heavy.size();
+  for (unsigned t = 0; t < threads; ++t) {
+    totals.local_partition_seconds += joiners[t]->local_partition_seconds / threads;
+    totals.build_splits += joiners[t]->build_splits;
+    totals.peer_partitions += peer_partitions[t];
+    totals.matches.merge(std::move(collectors[t]));
+  }
+  return totals;
+}
+
+}  // namespace hpcdb
