@@ -348,6 +348,37 @@ expect_failure netbench_zero_window "--window must be between 1 and 4096" netben
 expect_failure netbench_zero_head_batch "--head-batch must be at least 1" netbench --head-batch 0
 expect_failure netbench_sizes_backwards "ends before it starts" netbench --sizes 4Ki:8
 expect_failure netbench_bad_policy "unknown --priority-policy 'fair'" netbench --priority-policy fair
+expect_failure all_to_all_bad_schedule "the schedule must be unsynchronized, synchronized or random, not 'round-robin'" \
+  netbench --all-to-all --schedules synchronized,round-robin
+expect_failure all_to_all_with_tests "--all-to-all runs alone: leave out --tests and --transports" netbench --all-to-all --tests latency
+expect_failure all_to_all_tiny_chunk "--exchange-chunk must be between 64 B and 1 GiB" netbench --all-to-all --exchange-chunk 8
+expect_failure all_to_all_too_much "use a smaller --per-peer" netbench --all-to-all --per-peer 64Ti
+if [ "$ranks" -lt 2 ]; then
+  expect_failure all_to_all_one_rank "at least 2" netbench --all-to-all
+else
+  for exchange in messages puts; do
+    timeout 300 "${mpirun[@]}" "$hpcdb" netbench --all-to-all --exchange "$exchange" --per-peer 3Mi --exchange-chunk 256Ki \
+      --rounds 2 --bandwidth 10 --json "$work/a2a.json" > "$work/out" 2> "$work/err"
+    if python3 - "$work/a2a.json" "$ranks" "$exchange" "$work/out" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+ranks, exchange, text = int(sys.argv[2]), sys.argv[3], open(sys.argv[4]).read()
+assert r["test"] == "all-to-all" and r["ranks"] == ranks and r["transport"] == exchange
+assert r["bytes_per_rank"] == 3 * 2**20 * (ranks - 1)
+assert [s["schedule"] for s in r["schedules"]] == ["synchronized", "unsynchronized", "random"]
+for s in r["schedules"]:
+    assert s["median_seconds"] > 0 and len(s["rounds"]) == 2, s
+    assert len(s["sending_seconds_per_rank"]) == ranks
+    assert all(0 <= t <= s["median_seconds"] * 2 for t in s["sending_seconds_per_rank"]), s
+    assert s["over_ideal"] > 0
+waits = {s["schedule"]: max(s["waiting_seconds_per_rank"]) for s in r["schedules"]}
+assert waits["unsynchronized"] == 0 and waits["random"] == 0, waits
+for name in ["synchronized", "unsynchronized", "random", "thesis section 6.1"]:
+    assert name in text, name
+PY
+    then passed=$((passed + 1)); echo "ok   all_to_all_$exchange"; else failed=$((failed + 1)); echo "FAIL all_to_all_$exchange"; tail -20 "$work/err"; fi
+  done
+fi
 if [ "$ranks" -lt 2 ]; then
   expect_failure netbench_one_rank "at least 2" netbench
 else

@@ -86,6 +86,7 @@ ExchangeStats AllToAllExchange::run(const AllToAllPlan& plan) {
   ExchangeStats stats;
   if (transport_ == ExchangeTransport::messages) post_receives(plan);
   MPI_Barrier(comm_);  // every receive is posted, every window open
+  const double start = MPI_Wtime();
   copy_to_self(plan);
   if (schedule_ == ExchangeSchedule::random) {
     std::vector<std::vector<Chunk>> per_target(static_cast<std::size_t>(ranks));
@@ -100,13 +101,15 @@ ExchangeStats AllToAllExchange::run(const AllToAllPlan& plan) {
       const auto ti = static_cast<std::size_t>(t);
       send({per_target[ti][next[ti]++]}, stats);
     }
+    stats.sending_seconds = MPI_Wtime() - start;
   } else {
     for (int target : ring_order(me, ranks)) {
       send(chunks_to(target, plan), stats);
+      stats.sending_seconds = MPI_Wtime() - start;
       if (schedule_ == ExchangeSchedule::synchronized) {
-        const double start = MPI_Wtime();
+        const double waited = MPI_Wtime();
         MPI_Barrier(comm_);
-        stats.waiting_seconds += MPI_Wtime() - start;
+        stats.waiting_seconds += MPI_Wtime() - waited;
         ++stats.rounds;
       }
     }

@@ -39,6 +39,7 @@ struct ExchangeStats {
   std::uint64_t transfers = 0;  // puts or messages
   unsigned rounds = 0;          // synchronized rounds
   double waiting_seconds = 0;   // in the barriers between rounds
+  double sending_seconds = 0;   // from the start until this rank's last chunk was sent
 };
 
 class AllToAllExchange {

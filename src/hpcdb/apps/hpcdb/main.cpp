@@ -37,8 +37,9 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   CLI::App* join = app.add_subcommand(
       "join",
       "Distributed equi-join of R (inner) and S (outer) on their 64-bit keys: the radix hash join, whose network pass "
-      "writes straight into exactly-sized remote windows (one-sided RMA, or shared memory on a node), or the "
-      "sort-merge join, whose runs are sorted and shipped one by one. Prints per-phase times, throughput and a "
+      "writes straight into exactly-sized remote windows (one-sided RMA, or shared memory on a node), the "
+      "sort-merge join, whose runs are sorted and shipped one by one, the cyclo join (S rotates around the ring of "
+      "ranks) or the broadcast join (every rank's S goes once to all). Prints per-phase times, throughput and a "
       "checksum of the result pairs.");
   hpcdb::add_join_options(*join, join_options);
   hpcdb::GenerateOptions generate_options;
@@ -120,6 +121,13 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   return 2;
 }
 
+bool has_flag(int argc, char** argv, std::string_view flag) {
+  for (int i = 1; i < argc; ++i) {
+    if (argv[i] == flag) return true;
+  }
+  return false;
+}
+
 // Whether a command line gives --net-threads a value other than 0.
 bool asks_for_network_threads(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
@@ -138,7 +146,10 @@ hpcdb::MpiThreads mpi_threads_for(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg.empty() || arg[0] == '-') continue;
-    if (arg == "netbench" || arg == "ssb") return hpcdb::MpiThreads::multiple;
+    if (arg == "ssb") return hpcdb::MpiThreads::multiple;
+    // The all-to-all schedules alone need no threads beside the caller, and
+    // their one-sided puts over TCP need a level below "multiple".
+    if (arg == "netbench") return has_flag(argc, argv, "--all-to-all") ? hpcdb::MpiThreads::serialized : hpcdb::MpiThreads::multiple;
     if (arg == "shuffle" && asks_for_network_threads(argc, argv)) return hpcdb::MpiThreads::multiple;
     return hpcdb::MpiThreads::serialized;
   }

@@ -7,6 +7,7 @@
 #include <set>
 #include <sstream>
 
+#include "hpcdb/apps/hpcdb/all_to_all_benchmark.hpp"
 #include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/apps/hpcdb/layer_benchmarks.hpp"
 #include "hpcdb/apps/hpcdb/mpi_benchmarks.hpp"
@@ -53,13 +54,6 @@ std::vector<std::string> split(const std::string& text) {
     if (!part.empty()) parts.push_back(part);
   }
   return parts;
-}
-
-double load_average() {
-  std::ifstream in("/proc/loadavg");
-  double load = 0;
-  in >> load;
-  return load;
 }
 
 NetbenchPlan plan_of(const NetbenchOptions& o, int ranks) {
@@ -283,9 +277,66 @@ void add_netbench_options(CLI::App& netbench, NetbenchOptions& o) {
   netbench.add_option("--duration", o.duration, "Seconds per run of the mixed and priority tests")->capture_default_str();
   netbench.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
   add_message_layer_options(netbench, o.layer);
+  for (const char* name : {"--tests", "--transports"}) {
+    netbench.get_option(name)->each([&o](const std::string&) { o.tests_given = true; });
+  }
+  netbench.add_flag("--all-to-all", o.all_to_all,
+                    "Instead of the tests above: the data distribution of the 2012 thesis (section 6.1) on raw data. "
+                    "Every rank sends --per-peer bytes to every other rank in chunks, in each of --schedules: "
+                    "synchronized (round k: rank + k, a barrier after each round, so no two senders share a "
+                    "receiver), unsynchronized (the same order without barriers) and random (chunks to random ranks "
+                    "still owed data); --rounds interleave them");
+  netbench.add_option("--per-peer", o.per_peer, "--all-to-all: bytes every rank sends to every other rank")
+      ->capture_default_str();
+  netbench.add_option("--schedules", o.schedules, "--all-to-all: schedules to measure, comma-separated")
+      ->capture_default_str();
+  netbench.add_option("--exchange", o.exchange,
+                      "--all-to-all: two-sided 'messages' (as the thesis sent over TCP) or one-sided 'puts'")
+      ->check(CLI::IsMember({"messages", "puts"}))
+      ->capture_default_str();
+  netbench.add_option("--exchange-chunk", o.exchange_chunk, "--all-to-all: bytes per message or put (the thesis: 1 MB)")
+      ->capture_default_str();
+  netbench.add_option("--bandwidth", o.bandwidth_gbit,
+                      "--all-to-all: each rank's link rate in Gbit/s, for the ideal time (0 = not shown)")
+      ->capture_default_str();
 }
 
+namespace {
+
+AllToAllBenchmarkConfig all_to_all_config(const NetbenchOptions& o, const Cluster& cluster) {
+  if (o.tests_given) throw UsageError("--all-to-all runs alone: leave out --tests and --transports");
+  AllToAllBenchmarkConfig c;
+  c.per_peer_bytes = parse_bytes(o.per_peer, "--per-peer");
+  c.chunk_bytes = parse_bytes(o.exchange_chunk, "--exchange-chunk");
+  c.transport = o.exchange == "puts" ? ExchangeTransport::put : ExchangeTransport::messages;
+  for (const std::string& name : split(o.schedules)) c.schedules.push_back(parse_exchange_schedule(name));
+  c.rounds = o.rounds;
+  if (!std::isfinite(o.bandwidth_gbit)) throw UsageError("--bandwidth must be a number of Gbit/s");
+  c.link_bytes_per_second = o.bandwidth_gbit * 1e9 / 8;
+  validate(c, cluster.size(), cluster.node_size());
+  return c;
+}
+
+int run_all_to_all(const Cluster& cluster, const NetbenchOptions& o) {
+  AllToAllBenchmarkConfig config;
+  run_collectively(cluster.world(), [&] {
+    config = all_to_all_config(o, cluster);
+    if (cluster.rank() == 0) check_output_path(o.json, "JSON file");
+  });
+  const AllToAllResults results = run_all_to_all_benchmark(cluster, config);
+  std::ostream& text = o.json == "-" ? std::cerr : std::cout;
+  run_collectively(cluster.world(), [&] {
+    if (cluster.rank() != 0) return;
+    text << all_to_all_text(results) << std::flush;
+    if (!o.json.empty()) write_json(o.json, all_to_all_json(results));
+  });
+  return 0;
+}
+
+}  // namespace
+
 int run_netbench_command(const Cluster& cluster, const NetbenchOptions& o) {
+  if (o.all_to_all) return run_all_to_all(cluster, o);
   NetbenchPlan plan;
   run_collectively(cluster.world(), [&] {
     plan = plan_of(o, cluster.size());

@@ -2,7 +2,8 @@
 // `hpcdb netbench`: OSU-style measurements of plain MPI and of the message
 // layer's paths (ring only, two-sided only, hybrid): bandwidth over a size
 // sweep, ping-pong latency, two sizes at once, one-to-many, and round trips
-// of latency-sensitive messages under a best-effort flood.
+// of latency-sensitive messages under a best-effort flood; or, with
+// --all-to-all, the schedules of an all-to-all exchange on raw data.
 #include <CLI/CLI.hpp>
 
 #include <cstddef>
@@ -29,6 +30,14 @@ struct NetbenchOptions {
   double duration = 0.5;
   std::string json;
   MessageLayerOptions layer;
+  bool tests_given = false;  // --tests or --transports on the command line
+  // --all-to-all: the data-distribution schedules alone (all_to_all_benchmark.hpp).
+  bool all_to_all = false;
+  std::string per_peer = "64Mi";
+  std::string schedules = "synchronized,unsynchronized,random";
+  std::string exchange = "messages";
+  std::string exchange_chunk = "1Mi";
+  double bandwidth_gbit = 0;
 };
 
 // "A:B" (powers of two from A to B), "A:B:F" (factor F) or "A,B,C"; suffixes

@@ -54,6 +54,8 @@ struct NetbenchResults {
 };
 
 double median(std::vector<double> values);
+// This machine's 1-minute load average (0 when unknown).
+double load_average();
 std::string netbench_text(const NetbenchResults& r);
 nlohmann::ordered_json netbench_json(const NetbenchResults& r);
 
