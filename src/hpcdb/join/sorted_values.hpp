@@ -32,6 +32,14 @@ void sort_by_key(Stored* values, std::size_t n, Stored* scratch) {
   }
 }
 
+// Copies in[0, n) into out and sorts the copy by key (in stays as it is);
+// scratch holds n values.
+template <class Stored>
+void copy_sorted_by_key(const Stored* in, std::size_t n, Stored* out, Stored* scratch) {
+  std::copy(in, in + n, out);
+  sort_by_key(out, n, scratch);
+}
+
 // Encodes `tuples` into out and sorts them by key; scratch holds as many values.
 template <class Format>
 void encode_sorted(const Format& format, std::span<const Tuple> tuples, typename Format::Stored* out,

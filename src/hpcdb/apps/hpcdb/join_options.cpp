@@ -124,7 +124,7 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "cyclo: bytes per one-sided put of a travelling part (default 4MiB); broadcast: bytes per "
                   "broadcast chunk, or per joined batch of datagrams with UDP (default 1MiB)");
   join.add_option("--transport", o.transport,
-                  "broadcast: 'mpi' (MPI_Ibcast of pipelined chunks) or 'udp' (real UDP broadcast on the ranks' "
+                  "broadcast: 'mpi' (pipelined chunks forwarded along the ring of ranks) or 'udp' (real UDP broadcast on the ranks' "
                   "network segment, numbered datagrams, lost ones asked for and resent)")
       ->check(CLI::IsMember({"mpi", "udp"}))
       ->capture_default_str();

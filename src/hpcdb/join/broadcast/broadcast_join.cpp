@@ -34,7 +34,8 @@ MemoryEstimate BroadcastPlan::memory() const {
   MemoryEstimate m;
   m.add("sorted R", largest_inner_fragment * tuple);
   m.add("sort space", std::max<std::uint64_t>(largest_inner_fragment, chunk_tuples) * tuple);
-  m.add("chunks in flight", (config.depth + 2) * static_cast<std::uint64_t>(chunk_tuples * tuple));
+  m.add("chunks in flight", (config.depth + 1) * static_cast<std::uint64_t>(chunk_tuples * tuple));
+  m.add("visiting chunk", chunk_tuples * tuple);
   return m;
 }
 
@@ -54,6 +55,7 @@ BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastPlan& plan, 
   sorted_inner_ = MemoryRegion(std::max<std::size_t>(plan_.largest_inner_fragment * tuple, 64), Prefault::yes);
   const std::size_t scratch = std::max<std::size_t>(plan_.largest_inner_fragment, plan_.chunk_tuples) * tuple;
   scratch_ = MemoryRegion(std::max<std::size_t>(scratch, 64), Prefault::yes);
+  visiting_ = MemoryRegion(std::max<std::size_t>(plan_.chunk_tuples * tuple, 64), Prefault::yes);
   if (plan_.config.fault.hits(cluster.rank(), "setup")) throw Error(plan_.config.fault.message());
 }
 
@@ -97,12 +99,13 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
   run.phase("distribute");
   MatchCollector matches;
   matches.keep_pairs = plan_.config.keep_pairs;
-  const auto join_chunk = [&](std::span<std::byte> bytes, bool last) {
+  // A chunk may still be on its way on to the next rank: it is sorted as a copy.
+  auto* values = static_cast<Stored*>(visiting_.data());
+  const auto join_chunk = [&](std::span<const std::byte> bytes, bool last) {
     if (last) run.phase("end");
-    auto* values = reinterpret_cast<Stored*>(bytes.data());
     const std::size_t n = bytes.size() / sizeof(Stored);
     if (n == 0) return;
-    sort_by_key(values, n, scratch);
+    copy_sorted_by_key(reinterpret_cast<const Stored*>(bytes.data()), n, values, scratch);
     join_sorted_in_blocks(format, r, nr, values, n, kJoinBlock, matches, [&] {
       if (stream_) stream_->progress();
     });

@@ -9,7 +9,7 @@
 // the global order of chunks (owner by owner).
 // run() (timed, repeatable):
 //   sort        R_i sorted
-//   distribute  every chunk but the last: it arrives (MPI_Ibcast), is sorted
+//   distribute  every chunk but the last: it arrives (broadcast_stream.hpp), is sorted
 //               and merge-joined with R_i while the next chunks travel
 //   end         the last chunk's wait, sort and join
 // With the UDP transport, the chunks are the batches of datagrams a rank
@@ -63,6 +63,7 @@ class BroadcastJoin : public DistributedJoin {
   std::unique_ptr<UdpBroadcastStream> udp_stream_;  // udp transport
   MemoryRegion sorted_inner_;
   MemoryRegion scratch_;
+  MemoryRegion visiting_;  // a sorted copy of the chunk being joined
 };
 
 }  // namespace hpcdb
