@@ -40,6 +40,31 @@ TEST(RadixJoinModel, ReproducesTable42) {
   EXPECT_NEAR(p.seconds, 2.08, 0.015);  // the table adds its rounded rows: 0.36 + 0.67 + 0.67 + 0.38
 }
 
+TEST(RadixJoinModel, StagedExchangeShipsEachMachinesRemoteShareOverItsLink) {
+  // The thesis's radix join: 16 nodes, 100M + 100M tuples each, 16-byte
+  // tuples, 870 Mbit/s (M = 2^20): (15/16) (100M + 100M) 16 B / bw = 27.6 s.
+  const double Mi = 1 << 20;
+  ModelSetting s;
+  s.machines = 16;
+  s.inner_tuples = s.outer_tuples = 100 * Mi * 16;
+  s.tuple_bytes = 16;
+  s.bandwidth_bytes = 870 * Mi / 8;
+  s.staged_exchange = true;
+  RadixRates r;
+  r.scan = r.partition = r.build = r.probe = 1000 * M;
+  const ModelPrediction p = predict_radix_join(s, r);
+  EXPECT_NEAR(p.seconds_of("network_exchange"), 27.6, 0.05);
+  EXPECT_NEAR(p.seconds_of("network_partition"), 2 * 100 * Mi / (1000 * M), 1e-9);  // local writes only
+  EXPECT_TRUE(p.network_bound);
+  // Streaming has no exchange phase: the network pass ships as it goes.
+  s.staged_exchange = false;
+  EXPECT_EQ(predict_radix_join(s, r).seconds_of("network_exchange"), 0.0);
+  // One machine: nothing leaves it.
+  s.staged_exchange = true;
+  s.machines = 1;
+  EXPECT_EQ(predict_radix_join(s, r).seconds_of("network_exchange"), 0.0);
+}
+
 TEST(SortMergeJoinModel, ReproducesTable42ComponentsAndFlagsTheMergeRow) {
   SortMergeRates r;
   r.scan = 225 * M;  // histogram part of "Partitioning"

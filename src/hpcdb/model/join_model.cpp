@@ -113,11 +113,20 @@ ModelPrediction predict_radix_join(const ModelSetting& s, const RadixRates& r) {
   const double tuples = s.inner_tuples + s.outer_tuples;
   ModelPrediction m = network_figures(s);
   const double per_thread = shipping_rate(r.partition, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
-  const double network_pass_rate = workers * per_thread;      // Eqs. 3.4 / 3.6
   const double local_pass_rate = workers * r.partition;       // Eq. 3.7
   m.phases.push_back({"histogram", tuples / (workers * r.scan)});  // Eq. 3.1
   m.phases.push_back({"window_allocation", s.window_seconds});
-  m.phases.push_back({"network_partition", tuples / network_pass_rate});
+  if (s.staged_exchange) {
+    // The pass writes locally; then each machine's link carries the share of
+    // its tuples owned elsewhere, (N-1)/N of |R|/N + |S|/N (thesis 3.3), with
+    // no cross traffic when the schedule keeps senders apart.
+    m.phases.push_back({"network_partition", tuples / local_pass_rate});
+    const double shipped = tuples / s.machines * (s.machines - 1) / s.machines;
+    m.phases.push_back({"network_exchange", link_seconds(s, shipped)});
+    m.network_bound = link_seconds(s, shipped) > tuples / local_pass_rate;
+  } else {
+    m.phases.push_back({"network_partition", tuples / (workers * per_thread)});  // Eqs. 3.4 / 3.6
+  }
   m.phases.push_back({"local_partition", (r.passes > 1 ? r.passes - 1 : 0) * tuples / local_pass_rate});  // Eq. 3.8
   m.phases.push_back({"build_probe", s.inner_tuples / (workers * r.build) + s.outer_tuples / (workers * r.probe)});  // 3.9, 3.10
   for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;  // Eq. 3.11

@@ -22,6 +22,9 @@ struct ModelSetting {
   // instead of overlapping.
   bool network_shares_cores = false;
   double window_seconds = 0;       // setting up the receive windows (calibrated; 0 = not modelled)
+  // Radix join with a scheduled exchange: the network pass partitions into
+  // local staging only, then every partition travels whole (network_exchange).
+  bool staged_exchange = false;
 };
 
 struct RadixRates {

@@ -136,6 +136,7 @@ JoinShape model_shape(const Cluster& cluster, const JoinOptions& options, const 
   shape.tuple_bytes = tuple_bytes_of(plan);
   if (const auto* radix = std::get_if<RadixPlan>(&plan)) {
     shape.radix_passes = radix->bits.local > 0 ? 2 : 1;
+    shape.radix_staged = radix->config.scheduled;
   }
   if (const auto* sort_merge = std::get_if<SortMergePlan>(&plan)) shape.subranges = sort_merge->subranges;
   shape.presort = options.cyclo.presort;

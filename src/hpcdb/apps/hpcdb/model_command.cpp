@@ -24,6 +24,7 @@ ModelPrediction predict_join(const std::string& algorithm, const Calibration& c,
   s.tuple_bytes = shape.tuple_bytes;
   s.network_shares_cores = shape.network_shares_cores;
   s.window_seconds = c.window_setup;
+  s.staged_exchange = shape.radix_staged;
   if (algorithm == "cyclo" || algorithm == "broadcast") {
     StreamJoinRates rates{c.scan, c.sort_run, c.merge, c.match > 0 ? c.match : c.scan, c.run_length, shape.presort,
                           shape.chunk_bytes / s.tuple_bytes};
@@ -50,6 +51,11 @@ void add_model_options(CLI::App& model, ModelOptions& o) {
   model.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
   model.add_option("--subranges", o.subranges,
                    "sort-merge: key sub-ranges per rank (1 = the thesis; 0 = as 'hpcdb join' chooses them)")
+      ->capture_default_str();
+  model.add_option("--schedule", o.schedule,
+                   "radix: 'streaming' (partitions leave while the pass runs), or a schedule of the staged exchange "
+                   "(whole partitions after a local pass: synchronized, unsynchronized, random)")
+      ->check(CLI::IsMember({"streaming", "synchronized", "unsynchronized", "random"}))
       ->capture_default_str();
   model.add_flag("--shared-cores", o.shared_cores,
                  "The network's work runs on the join's own cores (hosts emulated on one machine, TCP without "
@@ -98,6 +104,7 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
   JoinConfigs configs;
   configs.algorithm = parse_join_algorithm(o.algorithm);
   configs.radix.threads = configs.sort_merge.threads = o.threads;
+  configs.radix.scheduled = o.schedule != "streaming";
   configs.sort_merge.run_length = static_cast<std::size_t>(c.run_length);
   configs.sort_merge.merge_fan_in = o.merge_fan_in;
   configs.sort_merge.subranges = o.subranges;
@@ -110,7 +117,10 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
                   bandwidth, static_cast<double>(o.merge_fan_in), 1, shared_cores};
   shape.tuple_bytes = tuple_bytes_of(plan);
   unsigned subranges = 1;
-  if (const auto* radix = std::get_if<RadixPlan>(&plan)) shape.radix_passes = radix->bits.local > 0 ? 2 : 1;
+  if (const auto* radix = std::get_if<RadixPlan>(&plan)) {
+    shape.radix_passes = radix->bits.local > 0 ? 2 : 1;
+    shape.radix_staged = radix->config.scheduled;
+  }
   if (const auto* sort_merge = std::get_if<SortMergePlan>(&plan)) subranges = sort_merge->subranges;
   shape.subranges = subranges;
   const ModelPrediction p = predict_join(o.algorithm, c, inner, outer, shape);

@@ -22,6 +22,7 @@ struct ModelOptions {
   unsigned merge_fan_in = 16;
   unsigned subranges = 0;     // sort-merge: key sub-ranges per rank (0 = as the join chooses)
   bool shared_cores = false;  // or the calibration says so
+  std::string schedule = "streaming";  // radix: streaming, or a schedule of the staged exchange
 };
 
 void add_model_options(CLI::App& model, ModelOptions& options);
@@ -42,6 +43,7 @@ struct JoinShape {
   // and the radix join's partitioning passes (one network pass, plus a local one).
   double tuple_bytes = 8;
   unsigned radix_passes = 1;
+  bool radix_staged = false;  // a scheduled exchange after a local pass
 };
 
 // The model's prediction for a join run with these sizes on this shape.
