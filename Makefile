@@ -79,9 +79,13 @@ bench-tpcc: build bench/.venv/bin/python
 bench-peers: build bench/.venv/bin/python
 	bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
 
+# EXPERIMENT=phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity|all-to-all;
+# ROUNDS interleaves the variants of topologies, multiplicity and all-to-all.
 EXPERIMENT ?= phases
+REPEAT ?= 5
+ROUNDS ?= 1
 bench-experiment: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat 5
+	bench/.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat $(REPEAT) --rounds $(ROUNDS)
 
 # The shuffle designs side by side: 2 ranks on one node (64M 16-byte rows),
 # then 4 emulated hosts at 1 and 10 Gbit/s (root; LAYOUTS=node skips them).

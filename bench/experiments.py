@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The seeds' experiment types at this machine's scale, one command each.
 
-    bench/.venv/bin/python bench/experiments.py phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity [--repeat 5] [--quick]
+    bench/.venv/bin/python bench/experiments.py phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity|all-to-all [--repeat 5] [--rounds 1] [--quick]
 
 Every point runs `hpcdb join --repeat N --json` and is reported as the median
 of the N runs with a 95% bootstrap confidence interval; results go to
@@ -9,8 +9,11 @@ bench/results/<experiment>.csv and .png. `bandwidth` runs on emulated hosts
 (scripts/emulated_cluster.sh, root only) and puts the model next to the
 measurement, from a calibration made on the same emulated network.
 `topologies` and `multiplicity` run the ring (cyclo), broadcast and radix
-joins on 4 emulated hosts at 1 Gbit/s (each host's link shaped both ways, as
-a switch port would), the model next to each measurement.
+joins (streaming, synchronized and unsynchronized exchange) on 4 emulated
+hosts at 1 Gbit/s (each host's link shaped both ways, as a switch port
+would), the model next to each measurement, every variant once per round
+(`--rounds`), each point labelled with the load averages it ran under;
+`all-to-all` runs `hpcdb netbench --all-to-all` (thesis section 6.1) there.
 """
 import argparse
 import csv
@@ -215,7 +218,16 @@ def bandwidth(args):
     plot(args, "bandwidth", draw)
 
 
-EMULATED_JOINS = [("cyclo", "cyclo", []), ("broadcast", "broadcast", []), ("radix", "radix", [])]
+# The issue's joins on emulated hosts: (algorithm, variant label, extra options).
+EMULATED_JOINS = [("cyclo", "cyclo", []), ("broadcast", "broadcast", []),
+                  ("radix", "radix streaming", []),
+                  ("radix", "radix synchronized", ["--schedule", "synchronized"]),
+                  ("radix", "radix unsynchronized", ["--schedule", "unsynchronized"])]
+
+
+def load_average():
+    with open("/proc/loadavg") as f:
+        return float(f.read().split()[0])
 
 
 def emulated_launcher(hosts, rate):
@@ -230,27 +242,49 @@ def calibrate_on(args, launcher, path):
                                "--repeat", "2", "--output", path], env=ENV, check=True, capture_output=True)
 
 
+def interleaved(args, launcher, calibration, variants, sizes):
+    """Every (variant, size) once per round, rounds after each other, so that
+    a busy minute of the shared machine hits every variant alike; each point
+    is the median over all rounds' runs, labelled with the load averages seen."""
+    runs, loads = {}, {}
+    for round_ in range(args.rounds):
+        for algorithm, variant, extra in variants:
+            for inner, outer, x in sizes:
+                loads.setdefault((variant, x), []).append(load_average())
+                got = run_join(args, ["--algorithm", algorithm, "--inner", inner, "--outer", outer,
+                                      "--calibration", calibration, *extra], launcher=launcher)
+                runs.setdefault((variant, x), []).extend(got)
+                print(f"  round {round_ + 1}/{args.rounds} {variant} {x}: "
+                      f"{np.median([r['seconds'] for r in got]):.4f} s (load {loads[(variant, x)][-1]:.2f})", flush=True)
+    rows = []
+    for algorithm, variant, extra in variants:
+        for inner, outer, x in sizes:
+            row = point(runs[(variant, x)], algorithm=algorithm, variant=variant, x=x)
+            row["measured_over_model"] = row["median_seconds"] / row["model_seconds"]
+            row["load_min"], row["load_max"] = min(loads[(variant, x)]), max(loads[(variant, x)])
+            rows.append(row)
+    return rows
+
+
 def topologies(args):
-    """The issue's bar: each join against its model on 4 hosts at 1 Gbit/s, 8M x 8M."""
+    """The issue's bar: each join against its model on 4 hosts at 1 Gbit/s, 8M x 8M,
+    synchronized and unsynchronized radix in the same run, variants interleaved."""
     launcher = emulated_launcher(4, "1gbit")
     n = size_arg(args, "8M")
-    rows = []
     with tempfile.TemporaryDirectory() as work:
         calibration = os.path.join(work, "cal.json")
         calibrate_on(args, launcher, calibration)
-        for algorithm, variant, extra in EMULATED_JOINS:
-            runs = run_join(args, ["--algorithm", algorithm, "--inner", n, "--outer", n, "--calibration", calibration, *extra],
-                            launcher=launcher)
-            row = point(runs, algorithm=algorithm, variant=variant, x="4 hosts, 1 Gbit/s")
-            row["measured_over_model"] = row["median_seconds"] / row["model_seconds"]
-            rows.append(row)
+        rows = interleaved(args, launcher, calibration, EMULATED_JOINS, [(n, n, "4 hosts, 1 Gbit/s")])
     save(args, "topologies", rows)
+    for row in rows:
+        print(f"  {row['variant']:<22} measured/model {row['measured_over_model']:.2f}"
+              f"  (load {row['load_min']:.1f}-{row['load_max']:.1f})")
 
     def draw(ax):
         xs = range(len(rows))
         ax.bar([x - 0.2 for x in xs], [r["median_seconds"] for r in rows], width=0.4, label="measured (median)")
         ax.bar([x + 0.2 for x in xs], [r["model_seconds"] for r in rows], width=0.4, label="model")
-        ax.set_xticks(list(xs), [r["variant"] for r in rows])
+        ax.set_xticks(list(xs), [r["variant"] for r in rows], rotation=20, fontsize=7)
         ax.set_ylabel("join seconds, 4 emulated hosts at 1 Gbit/s")
         ax.legend()
     plot(args, "topologies", draw)
@@ -259,16 +293,13 @@ def topologies(args):
 def multiplicity(args):
     """|R| = 1..12 x |S| (thesis Fig. 4.6): ring and broadcast move S only, radix moves both."""
     launcher = emulated_launcher(4, "1gbit")
-    outer = 1_000_000 if not args.quick else 250_000
-    rows = []
+    outer = 4_000_000 if not args.quick else 500_000
+    variants = [v for v in EMULATED_JOINS if v[1] in ("cyclo", "broadcast", "radix synchronized")]
+    sizes = [(str(m * outer), str(outer), m) for m in [1, 2, 3, 4, 6, 8, 10, 12]]
     with tempfile.TemporaryDirectory() as work:
         calibration = os.path.join(work, "cal.json")
         calibrate_on(args, launcher, calibration)
-        for algorithm, variant, extra in EMULATED_JOINS:
-            for m in [1, 2, 4, 8, 12]:
-                runs = run_join(args, ["--algorithm", algorithm, "--inner", str(m * outer), "--outer", str(outer),
-                                       "--calibration", calibration, *extra], launcher=launcher)
-                rows.append(point(runs, algorithm=algorithm, variant=variant, x=m))
+        rows = interleaved(args, launcher, calibration, variants, sizes)
     save(args, "multiplicity", rows)
 
     def draw(ax):
@@ -282,12 +313,33 @@ def multiplicity(args):
     plot(args, "multiplicity", draw)
 
 
+def all_to_all(args):
+    """Thesis section 6.1 on 4 emulated hosts at 1 Gbit/s: every rank sends the
+    same amount to every other in the three schedules (hpcdb netbench --all-to-all)."""
+    launcher = emulated_launcher(4, "1gbit")
+    per_peer = "256Mi" if not args.quick else "32Mi"
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(os.path.abspath(args.out), "all_to_all.json")
+    for exchange in ["messages", "puts"]:
+        out = path.replace(".json", f"_{exchange}.json")
+        done = subprocess.run(launcher + ["--", args.hpcdb, "netbench", "--all-to-all", "--exchange", exchange,
+                                          "--per-peer", per_peer, "--rounds", str(max(args.rounds, 3)),
+                                          "--bandwidth", "1", "--json", out],
+                              env=ENV, capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(f"experiments.py: netbench --all-to-all failed:\n{done.stderr[-3000:]}")
+        print(done.stdout, end="")
+        print(f"written {out}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     experiments = {"phases": phases, "size": size, "ratio": ratio, "skew": skew, "shape": shape, "bandwidth": bandwidth,
-                   "topologies": topologies, "multiplicity": multiplicity}
+                   "topologies": topologies, "multiplicity": multiplicity, "all-to-all": all_to_all}
     parser.add_argument("experiment", choices=sorted(experiments))
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="topologies, multiplicity, all-to-all: rounds over every variant, interleaved")
     parser.add_argument("--quick", action="store_true", help="an eighth of the sizes, for a fast look")
     parser.add_argument("--hpcdb", default="build/hpcdb")
     parser.add_argument("--out", default="bench/results")
