@@ -8,10 +8,10 @@ of the N runs with a 95% bootstrap confidence interval; results go to
 bench/results/<experiment>.csv and .png. `bandwidth` runs on emulated hosts
 (scripts/emulated_cluster.sh, root only) and puts the model next to the
 measurement, from a calibration made on the same emulated network.
-`topologies` and `multiplicity` run the ring (cyclo), broadcast and radix
-joins (streaming, synchronized and unsynchronized exchange) on 4 emulated
-hosts at 1 Gbit/s (each host's link shaped both ways, as a switch port
-would), the model next to each measurement, every variant once per round
+`topologies` and `multiplicity` run the ring (cyclo), broadcast (topologies:
+along the ring and by MPI_Ibcast) and radix joins (streaming, synchronized
+and unsynchronized exchange) on 4 emulated hosts at 1 Gbit/s (each host's
+link shaped both ways, as a switch port would), the model next to each measurement, every variant once per round
 (`--rounds`), each point labelled with the load averages it ran under;
 `all-to-all` runs `hpcdb netbench --all-to-all` (thesis section 6.1) there.
 """
@@ -220,6 +220,7 @@ def bandwidth(args):
 
 # The issue's joins on emulated hosts: (algorithm, variant label, extra options).
 EMULATED_JOINS = [("cyclo", "cyclo", []), ("broadcast", "broadcast", []),
+                  ("broadcast", "broadcast ibcast", ["--transport", "ibcast"]),
                   ("radix", "radix streaming", []),
                   ("radix", "radix synchronized", ["--schedule", "synchronized"]),
                   ("radix", "radix unsynchronized", ["--schedule", "unsynchronized"])]

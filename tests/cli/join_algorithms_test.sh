@@ -63,6 +63,9 @@ for algorithm in cyclo broadcast; do
 done
 run_ok cyclo_presort_off_small_chunks "verification: passed" join --algorithm cyclo --presort off --chunk-size 4KiB --inner 200K --outer 200K --verify
 run_ok broadcast_depth_one "verification: passed" join --algorithm broadcast --depth 1 --chunk-size 64KiB --inner 200K --outer 200K --verify
+run_ok broadcast_ibcast "verification: passed" \
+  join --algorithm broadcast --transport ibcast --chunk-size 64KiB --inner 200K --outer 300K --zipf 1.1 --verify
+if grep -q "by MPI_Ibcast" "$work/out"; then report broadcast_ibcast_plan yes; else report broadcast_ibcast_plan no "$work/out"; fi
 run_ok broadcast_udp_loss_repeats "verification: passed" \
   join --algorithm broadcast --transport udp --udp-loss 0.2 --udp-duplicates 0.2 --udp-phase 4 --udp-quiet-ms 2 --inner 200K --outer 400K --verify
 if [ "$ranks" -gt 1 ]; then

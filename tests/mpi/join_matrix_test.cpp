@@ -178,9 +178,10 @@ CycloJoinConfig cyclo_config(const Variant& variant, int index) {
 }
 
 // The broadcast join's: chunks of one tuple to larger than any relation
-// here, one to three chunks in flight.
+// here, one to three chunks in flight, along the ring or by MPI_Ibcast.
 BroadcastJoinConfig broadcast_config(const Variant& variant, int index) {
   BroadcastJoinConfig c;
+  c.transport = index % 2 == 0 ? BroadcastTransport::ring : BroadcastTransport::ibcast;
   const std::size_t chunks[] = {1 << 20, 64, 16 * 1024, 256};
   c.chunk_bytes = chunks[index % 4];
   c.depth = 1 + static_cast<unsigned>(index % 3);

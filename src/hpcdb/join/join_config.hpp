@@ -58,12 +58,15 @@ struct CycloJoinConfig : JoinBasics {
   std::size_t chunk_bytes = 4 << 20;       // bytes per put of a part
 };
 
-enum class BroadcastTransport { mpi, udp };
+// ring: point-to-point chunks forwarded along the ring of ranks (the
+// default: every link carries every chunk once); ibcast: MPI_Ibcast, the
+// tree MPI picks; udp: real UDP broadcast on the ranks' network segment.
+enum class BroadcastTransport { ring, ibcast, udp };
 
 struct BroadcastJoinConfig : JoinBasics {
-  BroadcastTransport transport = BroadcastTransport::mpi;
+  BroadcastTransport transport = BroadcastTransport::ring;
   std::size_t chunk_bytes = 1 << 20;  // bytes per broadcast chunk of S (udp: per joined batch)
-  unsigned depth = 2;                 // mpi: chunks in flight ahead of the one being joined
+  unsigned depth = 2;                 // ring, ibcast: chunks in flight ahead of the one being joined
   UdpBroadcastConfig udp;
 };
 

@@ -124,11 +124,13 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "cyclo: bytes per one-sided put of a travelling part (default 4MiB); broadcast: bytes per "
                   "broadcast chunk, or per joined batch of datagrams with UDP (default 1MiB)");
   join.add_option("--transport", o.transport,
-                  "broadcast: 'mpi' (pipelined chunks forwarded along the ring of ranks) or 'udp' (real UDP broadcast on the ranks' "
-                  "network segment, numbered datagrams, lost ones asked for and resent)")
-      ->check(CLI::IsMember({"mpi", "udp"}))
+                  "broadcast: 'ring' (pipelined chunks forwarded along the ring of ranks: every link carries "
+                  "every chunk once), 'ibcast' (pipelined MPI_Ibcast of each chunk: the owner's link may carry it "
+                  "once per rank) or 'udp' (real UDP broadcast on the ranks' network segment, numbered datagrams, "
+                  "lost ones asked for and resent)")
+      ->check(CLI::IsMember({"ring", "ibcast", "udp"}))
       ->capture_default_str();
-  join.add_option("--depth", o.depth, "broadcast (mpi): chunks in flight ahead of the one being joined")
+  join.add_option("--depth", o.depth, "broadcast (ring, ibcast): chunks in flight ahead of the one being joined")
       ->capture_default_str();
   join.add_option("--udp-port", o.udp_port, "broadcast (udp): UDP port (0 = a free port found by rank 0)")
       ->capture_default_str();
@@ -184,7 +186,9 @@ void resolve_ring_and_broadcast(JoinOptions& o) {
   if (o.algorithm == "cyclo" && !o.chunk_size.empty()) y.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
 
   BroadcastJoinConfig& b = o.broadcast;
-  b.transport = o.transport == "udp" ? BroadcastTransport::udp : BroadcastTransport::mpi;
+  b.transport = o.transport == "udp"      ? BroadcastTransport::udp
+                : o.transport == "ibcast" ? BroadcastTransport::ibcast
+                                          : BroadcastTransport::ring;
   if (o.algorithm == "broadcast" && !o.chunk_size.empty()) b.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
   b.depth = o.depth;
   b.compression = o.radix.compression;

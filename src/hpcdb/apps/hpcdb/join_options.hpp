@@ -49,8 +49,8 @@ struct JoinOptions {
   unsigned key_spacing = 0;  // keys times 2^bits (8: all congruent modulo 2^8)
   std::string presort = "on";        // cyclo
   std::string chunk_size;            // cyclo and broadcast ("" = the algorithm's default)
-  std::string transport = "mpi";     // broadcast: mpi or udp
-  unsigned depth = 2;                // broadcast (mpi): chunks in flight
+  std::string transport = "ring";    // broadcast: ring, ibcast or udp
+  unsigned depth = 2;                // broadcast (ring, ibcast): chunks in flight
   unsigned udp_port = 0;
   std::string udp_broadcast;
   unsigned udp_phase = 64;

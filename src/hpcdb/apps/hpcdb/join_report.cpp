@@ -213,7 +213,11 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
   } else if (options.algorithm == "broadcast") {
     fmt::print(out, "  plan  : every rank's S broadcast once{}, chunks of {}, {}-byte tuples{}\n",
                first.stream.udp ? fmt::format(" by UDP datagrams in phases of {}", options.broadcast.udp.phase_packets)
-                                : fmt::format(" along the ring, {} chunk{} ahead", options.broadcast.depth,
+                                : fmt::format(" {}, {} chunk{} ahead",
+                                              options.broadcast.transport == BroadcastTransport::ibcast
+                                                  ? "by MPI_Ibcast"
+                                                  : "along the ring",
+                                              options.broadcast.depth,
                                               options.broadcast.depth == 1 ? "" : "s"),
                format_bytes(static_cast<double>(first.stream.chunk_bytes)), first.stream.tuple_bytes,
                first.stream.compressed ? " (compressed)" : "");

@@ -50,7 +50,9 @@ BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastPlan& plan, 
   if (plan_.config.transport == BroadcastTransport::udp) {
     udp_stream_ = std::make_unique<UdpBroadcastStream>(cluster, plan_.config.udp, fragment, tuple, plan_.chunk_tuples);
   } else {
-    stream_ = std::make_unique<BroadcastStream>(cluster, fragment, tuple, plan_.chunk_tuples, plan_.config.depth);
+    const auto route = plan_.config.transport == BroadcastTransport::ibcast ? BroadcastStream::Route::tree
+                                                                            : BroadcastStream::Route::ring;
+    stream_ = std::make_unique<BroadcastStream>(cluster, fragment, tuple, plan_.chunk_tuples, plan_.config.depth, route);
   }
   sorted_inner_ = MemoryRegion(std::max<std::size_t>(plan_.largest_inner_fragment * tuple, 64), Prefault::yes);
   const std::size_t scratch = std::max<std::size_t>(plan_.largest_inner_fragment, plan_.chunk_tuples) * tuple;

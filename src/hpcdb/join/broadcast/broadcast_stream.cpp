@@ -10,8 +10,8 @@
 namespace hpcdb {
 
 BroadcastStream::BroadcastStream(const Cluster& cluster, std::uint64_t fragment_values, std::size_t value_bytes,
-                                 std::size_t chunk_values, unsigned depth)
-    : rank_(cluster.rank()), ranks_(cluster.size()), value_bytes_(value_bytes) {
+                                 std::size_t chunk_values, unsigned depth, Route route)
+    : rank_(cluster.rank()), ranks_(cluster.size()), route_(route), value_bytes_(value_bytes) {
   if (chunk_values == 0) throw UsageError("the broadcast chunk must hold at least one tuple");
   if (chunk_values * value_bytes > (std::size_t{1} << 30)) throw UsageError("--chunk-size must be at most 1 GiB");
   if (depth == 0) throw UsageError("the broadcast needs at least one chunk in flight");
@@ -42,14 +42,23 @@ BroadcastStream::~BroadcastStream() {
 
 bool BroadcastStream::forwards(std::size_t chunk) const {
   const int owner = chunk_owner_[chunk];
-  return ranks_ > 1 && (rank_ + 1) % ranks_ != owner;  // the owner's predecessor ends the chain
+  // The owner's predecessor ends the chain.
+  return route_ == Route::ring && ranks_ > 1 && (rank_ + 1) % ranks_ != owner;
 }
 
 void BroadcastStream::post(std::size_t chunk) {
   Slot& slot = slots_[chunk % slots_.size()];
   slot.chunk = chunk;
   const int bytes = static_cast<int>(chunk_bytes(chunk));
-  if (chunk_owner_[chunk] == rank_) {
+  const int owner = chunk_owner_[chunk];
+  if (route_ == Route::tree) {
+    if (owner == rank_) {
+      encode_(chunk_first_[chunk], chunk_count_[chunk], bytes_of(slot));
+      bytes_sent_ += chunk_bytes(chunk) * static_cast<std::size_t>(ranks_ - 1);
+    }
+    MPI_Ibcast(bytes_of(slot), bytes, MPI_BYTE, owner, comm_, &slot.receive);
+    slot.arrived = false;
+  } else if (owner == rank_) {
     encode_(chunk_first_[chunk], chunk_count_[chunk], bytes_of(slot));
     slot.arrived = true;
   } else {

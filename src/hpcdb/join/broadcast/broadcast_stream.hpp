@@ -1,15 +1,17 @@
 #pragma once
 // The broadcast join's stream over MPI: every rank's S fragment, cut into
 // chunks, goes once from its owner to every other rank, one owner after the
-// other, and every rank sees the chunks in the same global order. A chunk
-// travels along the ring from its owner: each rank receives it from its
-// predecessor and, unless it is the owner's predecessor (the chain's end),
-// forwards it to its successor as soon as it has arrived. So every link
-// carries every chunk at most once and the owner sends each chunk once, as
-// a broadcast on a shared segment would; a tree (MPI_Ibcast: Open MPI sends
-// a root's chunk to every rank of a communicator of up to 4 ranks itself)
-// has the owner's link carry it n - 1 times. A few chunks travel ahead
-// while the caller joins the one it holds.
+// other, and every rank sees the chunks in the same global order. A few
+// chunks travel ahead while the caller joins the one it holds.
+//
+// Two routes. Ring (the default): a chunk travels along the ring from its
+// owner; each rank receives it from its predecessor and, unless it is the
+// owner's predecessor (the chain's end), forwards it to its successor as
+// soon as it has arrived. So every link carries every chunk at most once and
+// the owner sends each chunk once, as a broadcast on a shared segment would.
+// Tree: MPI_Ibcast, so MPI picks the tree. Open MPI's non-blocking broadcast
+// sends a root's chunk to every rank of a communicator of up to 4 ranks
+// itself, so the owner's link carries it n - 1 times: kept to compare.
 #include <mpi.h>
 
 #include <cstddef>
@@ -28,12 +30,13 @@ class BroadcastStream {
   // Fills `values` bytes of a chunk of the calling rank's fragment: the
   // bytes of values [first, first + count) in the travelling format.
   using Encoder = std::function<void(std::size_t first, std::size_t count, std::byte* out)>;
+  enum class Route { ring, tree };
 
   // Collective. Fragments of `fragment_values` values of `value_bytes`
   // bytes each on this rank; chunks of up to `chunk_values`; `depth`
   // chunks in flight ahead of the one being joined.
   BroadcastStream(const Cluster& cluster, std::uint64_t fragment_values, std::size_t value_bytes,
-                  std::size_t chunk_values, unsigned depth);
+                  std::size_t chunk_values, unsigned depth, Route route = Route::ring);
   ~BroadcastStream();
   BroadcastStream(const BroadcastStream&) = delete;
   BroadcastStream& operator=(const BroadcastStream&) = delete;
@@ -49,13 +52,15 @@ class BroadcastStream {
   void progress();
 
   std::uint64_t chunks() const { return chunk_owner_.size(); }
-  std::uint64_t bytes_sent() const { return bytes_sent_; }  // by this rank, this pass
+  // By this rank, this pass; with the tree route, the bytes of its own
+  // chunks times the ranks they reach, whatever tree MPI chose.
+  std::uint64_t bytes_sent() const { return bytes_sent_; }
 
  private:
   struct Slot {
     MemoryRegion memory;
     std::size_t chunk = 0;
-    MPI_Request receive = MPI_REQUEST_NULL;  // from the predecessor
+    MPI_Request receive = MPI_REQUEST_NULL;  // from the predecessor (ring), or the MPI_Ibcast (tree)
     MPI_Request forward = MPI_REQUEST_NULL;  // to the successor
     bool arrived = false;
     bool must_forward = false;  // arrived (or encoded here) and not yet sent on
@@ -73,6 +78,7 @@ class BroadcastStream {
   MPI_Comm comm_ = MPI_COMM_NULL;  // private: its messages never meet other traffic
   int rank_ = 0;
   int ranks_ = 1;
+  Route route_ = Route::ring;
   std::size_t value_bytes_ = 0;
   std::vector<int> chunk_owner_;            // global chunk order
   std::vector<std::uint64_t> chunk_first_;  // first value within its owner's fragment
