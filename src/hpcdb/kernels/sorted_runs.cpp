@@ -24,7 +24,8 @@ void merge_scalar(const std::uint64_t* a, std::size_t na, const std::uint64_t* b
 
 void sort_scalar(std::uint64_t* in, std::size_t n, std::uint64_t* out) {
   std::sort(in, in + n);
-  if (out != in) std::memcpy(out, in, n * sizeof(std::uint64_t));
+  // memcpy from a null pointer is undefined even for 0 bytes (an empty run's vector has none).
+  if (out != in && n > 0) std::memcpy(out, in, n * sizeof(std::uint64_t));
 }
 
 // ---------------------------------------------------------------- AVX2

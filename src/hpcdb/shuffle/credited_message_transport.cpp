@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstring>
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/shuffle/idle_backoff.hpp"
@@ -87,7 +88,13 @@ bool CreditedMessageTransport::poll(unsigned worker, BatchSink& sink) {
     }
     std::byte* buffer = receive_buffer(w, a.peer, a.slot);
     const std::byte* batch = a.data != nullptr ? a.data : buffer;
-    const auto& header = *reinterpret_cast<const BatchHeader*>(batch);
+    // Data a wire hands over in its own buffers (UCX active messages) is
+    // aligned to 8 bytes only: the 64-byte aligned header is read from a copy.
+    if (a.bytes != 0 && a.bytes < kBatchHeaderBytes) {
+      throw Error("received a message of " + std::to_string(a.bytes) + " bytes, shorter than a shuffle batch's header");
+    }
+    BatchHeader header;
+    std::memcpy(&header, batch, sizeof header);
     check_header(header, ranks_, config_, a.bytes);
     if (header.source != static_cast<std::uint32_t>(a.peer)) {
       throw Error("a batch arrived from another rank than its header names");
