@@ -209,7 +209,7 @@ PY
 then passed=$((passed + 1)); echo "ok   shuffle_json"; else failed=$((failed + 1)); echo "FAIL shuffle_json"; cat "$work/err"; fi
 
 # --- calibration and the model next to the measurement
-expect_success calibrate "P_sort_run" calibrate --tuples 64Ki --repeat 1 --output "$work/cal.json"
+expect_success calibrate "open \+ close +[0-9.]+ ms \(median of 3\)" calibrate --tuples 64Ki --repeat 1 --output "$work/cal.json"
 expect_success calibrate_concurrent "all ranks at once" calibrate --concurrent --tuples 64Ki --repeat 1 --output "$work/cal_concurrent.json"
 expect_success model_radix "regime" model --calibration "$work/cal.json" --inner 1M --outer 1M
 expect_success model_network_bound "network-bound" model --calibration "$work/cal.json" --machines 4 --ranks 16 --bandwidth 0.1 --inner 1G --outer 1G

@@ -247,14 +247,18 @@ double concurrent_put_bandwidth(const Cluster& cluster, unsigned repeat) {
   return best;
 }
 
+// The medians below take at least three measurements, whatever --repeat says
+// (one or two give no median worth the name); the summary says how many.
+unsigned median_runs(unsigned repeat) { return std::max(repeat, 3u); }
+
 // Opening and closing the joins' receive windows on this layout (a collective
 // MPI window when ranks on other nodes write into it): the median of
-// `repeat`, the slowest rank.
+// median_runs(repeat), the slowest rank.
 double window_setup_seconds(const Cluster& cluster, unsigned repeat) {
   const std::size_t bytes = 8u << 20;
   ReceiveWindows windows(cluster, bytes, WindowWrites::stores_and_puts);
   std::vector<double> times;
-  for (unsigned k = 0; k < std::max(repeat, 3u); ++k) {
+  for (unsigned k = 0; k < median_runs(repeat); ++k) {
     MPI_Barrier(cluster.world());
     Stopwatch watch;
     windows.open(bytes);
@@ -288,7 +292,7 @@ ThresholdSweep measure_message_threshold(const Cluster& cluster, unsigned repeat
   MessageLayer two_sided_layer(cluster, two_sided);
   for (std::size_t s = 256; s <= (256u << 10); s *= 2) sweep.sizes.push_back(s);
   std::vector<std::vector<double>> ring_rates(sweep.sizes.size()), two_sided_rates(sweep.sizes.size());
-  for (unsigned k = 0; k < std::max(repeat, 3u); ++k) {
+  for (unsigned k = 0; k < median_runs(repeat); ++k) {
     for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
       const WindowPlan plan = window_plan(sweep.sizes[i], 64, 50, 16u << 20);
       ring_rates[i].push_back(layer_bandwidth(ring_layer, plan).bytes_per_second());
@@ -336,7 +340,10 @@ void add_calibrate_options(CLI::App& calibrate, CalibrateOptions& o) {
   calibrate.add_option("--partition-bits", o.partition_bits, "Fan-out (bits) of the measured partitioning pass")
       ->capture_default_str();
   calibrate.add_option("--run-length", o.run_length, "Run length of the measured run sort")->capture_default_str();
-  calibrate.add_option("--repeat", o.repeat, "Measurements per rate (the best counts)")->capture_default_str();
+  calibrate.add_option("--repeat", o.repeat,
+                       "Measurements per rate (the best counts); the window set-up and the message layer's threshold "
+                       "take the median of at least 3")
+      ->capture_default_str();
   calibrate.add_flag("--concurrent", o.concurrent,
                      "Measure under load, on the job's own layout: every rank runs the kernels at the same time "
                      "(the slowest rank's rate), and every rank puts to all ranks on other nodes at once (bandwidth per machine)");
@@ -415,7 +422,8 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
     fmt::print(text, "  rank 0 -> 1, 8-byte put + flush   {:>9.2f} us\n", c.put_latency * 1e6);
   }
   if (c.network_shares_cores) fmt::print(text, "  (the nodes share one kernel: the network's work runs on the join's cores)\n");
-  fmt::print(text, "  receive windows, open + close      {:>9.2f} ms\n", c.window_setup * 1e3);
+  fmt::print(text, "  receive windows, open + close      {:>9.2f} ms (median of {})\n", c.window_setup * 1e3,
+             median_runs(o.repeat));
   if (c.shared_memory_bandwidth > 0) {
     fmt::print(text, "  rank 0 -> 1, shared-memory copy   {:>9.2f} GB/s\n", c.shared_memory_bandwidth / 1e9);
   }
@@ -424,8 +432,9 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
     for (std::size_t i = 0; i < sweep.sizes.size(); ++i) {
       fmt::print(text, "  {:>41} {:>10.1f} {:>10.1f}\n", sweep.sizes[i], sweep.ring[i] / 1e6, sweep.two_sided[i] / 1e6);
     }
-    fmt::print(text, "  message layer hybrid threshold    {:>9.0f} bytes (the ring up to it, two-sided above)\n",
-               c.message_threshold);
+    fmt::print(text,
+               "  message layer hybrid threshold    {:>9.0f} bytes (the ring up to it, two-sided above; medians of {})\n",
+               c.message_threshold, median_runs(o.repeat));
   }
   fmt::print(text, "written to {}\n", o.output == "-" ? "standard output" : o.output);
   return 0;
