@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/net/message_transport.hpp"
+#include "hpcdb/net/one_sided_transport.hpp"
 #include "hpcdb/txn/agent_roles.hpp"
 #include "hpcdb/txn/lock_space.hpp"
 #include "hpcdb/txn/txn_engine.hpp"
@@ -57,6 +59,41 @@ TEST(MessageTransport, RejectsOversizedMessages) {
   auto t = make_transport(TransportKind::one_sided, cluster());
   const std::vector<std::byte> big(kMaxMessageBytes + 1);
   EXPECT_THROW(t->send(cluster().rank(), big.data(), big.size()), Error);
+}
+
+// A receiver that takes nothing (stopped, hanging) leaves its mailbox full:
+// the sender gives up after its limit with a message naming the receiver.
+TEST(MessageTransport, ASendToAMailboxThatStaysFullGivesUpNamingTheReceiver) {
+  const Cluster& c = cluster();
+  if (c.size() < 2) GTEST_SKIP() << "a rank takes its own messages while it waits";
+  constexpr std::uint64_t kLimitNs = 200'000'000;
+  const int receiver = c.size() - 1;
+  for (TransportKind kind : {TransportKind::one_sided, TransportKind::one_sided_rma}) {
+    auto t = make_transport(kind, c);
+    t->limit_send_waits(kLimitNs);
+    if (c.rank() == 0) {
+      const Numbered n{0, 0};
+      for (std::uint32_t i = 0; i < OneSidedTransport::kSlotsPerSender; ++i) t->send(receiver, &n, sizeof n);
+      EXPECT_FALSE(t->can_send_without_waiting(receiver)) << t->name();
+      const std::uint64_t start = monotonic_ns();
+      try {
+        t->send(receiver, &n, sizeof n);
+        ADD_FAILURE() << t->name() << ": the send into a full mailbox returned";
+      } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(receiver) + " has taken none of the 8 messages"),
+                  std::string::npos)
+            << e.what();
+      }
+      EXPECT_GE(monotonic_ns() - start, kLimitNs) << t->name();
+    }
+    MPI_Barrier(c.world());
+    if (c.rank() == receiver) {
+      std::uint32_t taken = 0;
+      while (t->poll()) ++taken;
+      EXPECT_EQ(taken, OneSidedTransport::kSlotsPerSender) << t->name();
+    }
+    MPI_Barrier(c.world());
+  }
 }
 
 TEST(MessageTransport, CountsVotes) {

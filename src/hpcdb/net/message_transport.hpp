@@ -46,6 +46,10 @@ class MessageTransport {
   // to take earlier messages (for messages worth sending only then, such as
   // keep-alives to a peer that may have stopped).
   virtual bool can_send_without_waiting(int /*target*/) { return true; }
+  // How long send() may wait for `target` to take earlier messages before it
+  // throws Error naming the target (0: without limit). A peer that stopped
+  // or hangs leaves its mailbox full; without a limit a sender waits forever.
+  virtual void limit_send_waits(std::uint64_t /*nanoseconds*/) {}
   // The next message that arrived, if any; never blocks.
   virtual std::optional<Envelope> poll() = 0;
 

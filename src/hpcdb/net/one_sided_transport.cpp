@@ -2,9 +2,13 @@
 
 #include <sched.h>
 
+#include <fmt/format.h>
+
 #include <atomic>
 
 #include "hpcdb/core/cpu_info.hpp"
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/stopwatch.hpp"
 
 namespace hpcdb {
 namespace {
@@ -99,11 +103,21 @@ bool OneSidedTransport::can_send_without_waiting(int target) {
 
 void OneSidedTransport::wait_for_room(int target) {
   const auto t = static_cast<std::size_t>(target);
-  while (sent_[t] - known_consumed_[t] >= kSlotsPerSender) {
+  std::uint64_t since_ns = 0;
+  for (unsigned spins = 0; sent_[t] - known_consumed_[t] >= kSlotsPerSender; ++spins) {
     refresh_consumed(target);
     if (sent_[t] - known_consumed_[t] < kSlotsPerSender) break;
     // Keep receiving meanwhile, so that two ranks filling each other's rings cannot deadlock.
     if (auto e = take_any()) held_.push_back(*e);
+    if (send_wait_limit_ns_ == 0 || (spins & 63) != 0) continue;
+    const std::uint64_t now = monotonic_ns();
+    if (since_ns == 0) since_ns = now;
+    if (now - since_ns > send_wait_limit_ns_) {
+      throw Error(fmt::format("rank {} has taken none of the {} messages waiting in its mailbox from rank {} for {:g} "
+                              "s: it has probably stopped or hangs",
+                              target, kSlotsPerSender, cluster_.rank(),
+                              static_cast<double>(send_wait_limit_ns_) * 1e-9));
+    }
   }
 }
 

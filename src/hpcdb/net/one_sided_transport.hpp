@@ -22,7 +22,8 @@
 //
 // Flow control: the receiver publishes, per sender, how many messages it has
 // consumed; a sender whose ring is full reads that count (rare: protocols
-// that wait for replies never have more than a few messages in flight).
+// that wait for replies never have more than a few messages in flight), and
+// gives up after limit_send_waits() if the receiver takes nothing.
 #include <deque>
 #include <optional>
 #include <vector>
@@ -49,6 +50,7 @@ class OneSidedTransport final : public MessageTransport {
   std::string name() const override { return rma_only_ ? "one-sided-rma" : "one-sided"; }
   void send(int target, const void* bytes, std::size_t size) override;
   bool can_send_without_waiting(int target) override;
+  void limit_send_waits(std::uint64_t nanoseconds) override { send_wait_limit_ns_ = nanoseconds; }
   std::optional<Envelope> poll() override;
   std::uint32_t vote_slots() const override { return kVoteSlots; }
   void reset_votes(std::uint32_t slot) override;
@@ -99,6 +101,7 @@ class OneSidedTransport final : public MessageTransport {
   std::vector<std::uint64_t> rma_received_;     // per sender, on the remote path (its ring position)
   std::deque<Envelope> held_;                   // arrived while this rank waited for room
   unsigned idle_polls_ = 0;
+  std::uint64_t send_wait_limit_ns_ = 0;        // 0: a sender waits for room without limit
 };
 
 }  // namespace hpcdb

@@ -30,6 +30,7 @@ constexpr std::size_t kPhaseChars = 32;
 // nonce, rank, flags, phases, progress, phase name
 constexpr std::size_t kHeartbeatBytes = 8 + 4 + 4 + 8 + 8 + kPhaseChars;
 constexpr std::uint32_t kFinished = 1;
+constexpr std::uint32_t kSelfGuarded = 2;
 // A stuck job: this many timeouts without progress on any rank.
 constexpr double kStuckTimeouts = 5;
 
@@ -130,14 +131,7 @@ void ProgressGuard::fail_if_asked() {
   if (seconds_between(start_, Clock::now()) < config_.fail_after_seconds) return;
   const InjectedFailure how = config_.fail_how;
   config_.fail_how = InjectedFailure::none;  // once
-  std::fprintf(stderr, "hpcdb: rank %d is %s now (--fail-rank)\n", cluster_.rank(),
-               how == InjectedFailure::kill ? "killing itself" : how == InjectedFailure::stop ? "stopping" : "hanging");
-  std::fflush(stderr);
-  if (how == InjectedFailure::kill) std::raise(SIGKILL);
-  if (how == InjectedFailure::stop) std::raise(SIGSTOP);
-  if (how == InjectedFailure::hang) {
-    for (;;) pause();  // until the job is torn down
-  }
+  fail_now(cluster_.rank(), how, "");
 }
 
 void ProgressGuard::watch() {
@@ -159,19 +153,20 @@ void ProgressGuard::watch() {
 void ProgressGuard::send_heartbeats(bool finished) {
   std::array<char, kHeartbeatBytes> beat{};
   const auto rank = static_cast<std::uint32_t>(cluster_.rank());
-  const std::uint32_t flags = finished ? kFinished : 0;
+  std::uint32_t flags = finished ? kFinished : 0;
   const std::uint64_t phases = phases_.load(std::memory_order_relaxed);
   const std::uint64_t progress = progress_.load(std::memory_order_relaxed);
   char* p = beat.data();
+  {
+    const std::lock_guard<std::mutex> lock(phase_mutex_);
+    std::memcpy(p + 32, phase_.data(), std::min(phase_.size(), kPhaseChars - 1));
+    if (!config_.self_guarded_phase.empty() && phase_ == config_.self_guarded_phase) flags |= kSelfGuarded;
+  }
   std::memcpy(p, &nonce_, 8);
   std::memcpy(p + 8, &rank, 4);
   std::memcpy(p + 12, &flags, 4);
   std::memcpy(p + 16, &phases, 8);
   std::memcpy(p + 24, &progress, 8);
-  {
-    const std::lock_guard<std::mutex> lock(phase_mutex_);
-    std::memcpy(p + 32, phase_.data(), std::min(phase_.size(), kPhaseChars - 1));
-  }
   for (int r = 0; r < cluster_.size(); ++r) {
     if (r == cluster_.rank()) continue;
     const Peer& peer = peers_[static_cast<std::size_t>(r)];
@@ -209,6 +204,7 @@ void ProgressGuard::receive_heartbeats() {
     peer.progress = progress;
     peer.phase.assign(beat.data() + 32, strnlen(beat.data() + 32, kPhaseChars - 1));
     peer.finished = peer.finished || (flags & kFinished) != 0;
+    peer.self_guarded = (flags & kSelfGuarded) != 0;
   }
 }
 
@@ -231,14 +227,15 @@ void ProgressGuard::judge(Clock::time_point now) {
   std::string message;
   for (int r = 0; r < cluster_.size(); ++r) {
     const Peer& p = peers_[static_cast<std::size_t>(r)];
-    if (p.heard && !p.finished && seconds_between(p.last_heard, now) >= timeout) named.push_back(r);
+    if (p.heard && !p.finished && seconds_between(p.last_heard, now) >= silence_limit(p)) named.push_back(r);
   }
   warn_if_unheard(now);
   if (!named.empty()) {
+    const Peer& first = peers_[static_cast<std::size_t>(named.front())];
     message = fmt::format("{} {} given no sign of life for {:g} s during the {} (last seen in its {} phase): stopped "
-                          "(SIGSTOP, a frozen node) or cut off from the network; every rank ends (--progress-timeout)",
-                          rank_list(named), named.size() == 1 ? "has" : "have", timeout, config_.operation,
-                          peers_[static_cast<std::size_t>(named.front())].phase);
+                          "(SIGSTOP, a frozen node) or cut off from the network; every rank ends ({})",
+                          rank_list(named), named.size() == 1 ? "has" : "have", silence_limit(first),
+                          config_.operation, first.phase, config_.timeout_option);
   } else {
     std::uint64_t ahead = 0;
     Clock::time_point latest_progress = start_;
@@ -260,10 +257,10 @@ void ProgressGuard::judge(Clock::time_point now) {
     }
     if (!named.empty()) {
       message = fmt::format("{} made no progress for {:.0f} s in {} {} phase of the {} while the other ranks wait "
-                            "in {}: {} (a livelock or a wait that never ends); every rank ends (--progress-timeout)",
+                            "in {}: {} (a livelock or a wait that never ends); every rank ends ({})",
                             rank_list(named), stalled, named.size() == 1 ? "its" : "their",
                             peers_[static_cast<std::size_t>(named.front())].phase, config_.operation, ahead_phase,
-                            named.size() == 1 ? "it hangs" : "they hang");
+                            named.size() == 1 ? "it hangs" : "they hang", config_.timeout_option);
     }
   }
   if (named.empty()) {
@@ -286,6 +283,10 @@ void ProgressGuard::judge(Clock::time_point now) {
   }
 }
 
+double ProgressGuard::silence_limit(const Peer& peer) const {
+  return peer.self_guarded ? kSelfGuardedTimeouts * config_.timeout_seconds : config_.timeout_seconds;
+}
+
 void ProgressGuard::warn_if_unheard(Clock::time_point now) {
   if (unheard_reported_ || cluster_.rank() != 0 || seconds_between(start_, now) < 3 * config_.timeout_seconds) return;
   unheard_reported_ = true;
@@ -296,8 +297,8 @@ void ProgressGuard::warn_if_unheard(Clock::time_point now) {
   if (unheard.empty()) return;
   std::fprintf(stderr,
                "hpcdb: warning: no heartbeat has arrived from %s (UDP between the nodes blocked?): a rank that stops "
-               "will not be noticed (--progress-timeout)\n",
-               rank_list(unheard).c_str());
+               "will not be noticed (%s)\n",
+               rank_list(unheard).c_str(), config_.timeout_option.c_str());
   std::fflush(stderr);
 }
 

@@ -33,22 +33,29 @@
 #include <thread>
 #include <vector>
 
+#include "hpcdb/core/injected_failure.hpp"
 #include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
-// Testing aid: how the rank named by --fail-rank fails --fail-after seconds
-// into the guarded run (checked at phase starts).
-enum class InjectedFailure { none, kill, stop, hang };
+// Testing aid: the rank named by --fail-rank fails (core/injected_failure.hpp)
+// --fail-after seconds into the guarded run (checked at phase starts).
 
 struct ProgressGuardConfig {
   double timeout_seconds = 10;  // silence; 5x this without any progress: stuck
   std::string operation = "join";
+  std::string timeout_option = "--progress-timeout";  // named in the messages
   int fail_rank = -1;
   double fail_after_seconds = 0;
   InjectedFailure fail_how = InjectedFailure::none;
+  // A phase in which the operator notices silent peers itself, with a more
+  // precise message (the transaction engine's run): silence there is judged
+  // only after kSelfGuardedTimeouts timeouts, as a backstop.
+  std::string self_guarded_phase;
 };
+
+inline constexpr double kSelfGuardedTimeouts = 3;
 
 // "kill", "stop" or "hang"; throws UsageError naming `option` otherwise.
 InjectedFailure parse_injected_failure(const std::string& text, const std::string& option);
@@ -75,6 +82,7 @@ class ProgressGuard final : public ProgressObserver {
     std::string phase;
     bool heard = false;  // judged only once heard from: a firewall is not a stop
     bool finished = false;
+    bool self_guarded = false;  // in the operator's self-guarded phase when last heard
   };
 
   void watch();
@@ -82,6 +90,7 @@ class ProgressGuard final : public ProgressObserver {
   void receive_heartbeats();
   void judge(std::chrono::steady_clock::time_point now);
   void warn_if_unheard(std::chrono::steady_clock::time_point now);
+  double silence_limit(const Peer& peer) const;
   [[noreturn]] void end_job(const std::string& message, bool print) const;
   void fail_if_asked();
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/txn/fault_injection.hpp"
 
@@ -31,14 +32,20 @@ TxnMetrics LockAgent::run() {
   for (int agent : roles_.txn_agents()) peers_[static_cast<std::size_t>(agent)].last_heard_ns = start_ns_;
   std::uint64_t next_sweep = start_ns_ + kSweepIntervalNs;
   unsigned loops = 0;
+  bool handled = false;  // since the last sweep
   while (agents_done_ < roles_.txn_agents().size()) {
-    if (auto e = transport_.poll()) handle(*e);
+    if (auto e = transport_.poll()) {
+      handle(*e);
+      handled = true;
+    }
     // Reading the clock costs as much as a poll: look at it now and then.
     if ((++loops & 63) != 0) continue;
     const std::uint64_t now = monotonic_ns();
     if (now >= next_sweep) {
       if (table_.pending_locks() > 0) answer_deferred(table_.expire(now));
       next_sweep = now + kSweepIntervalNs;
+      if (handled) report_progress();  // to a watchdog, if one looks after the job
+      handled = false;
       check_liveness(now);
       fail_if_asked(config_, rank_, start_ns_, now);
     }

@@ -25,7 +25,9 @@ TxnMessage MessageLockChannel::await(int from, TxnMessageType type) {
       }
       return m;
     }
-    if ((spins & 1023) == 0) {
+    // As often as an idle poll may yield its CPU (every 64th on an
+    // oversubscribed node): on a loaded machine 1024 polls took seconds.
+    if ((spins & 63) == 0) {
       const std::uint64_t now = monotonic_ns();
       fail_if_asked(config_, rank_, start_ns_, now);
       keep_alive(now);
@@ -48,13 +50,29 @@ void MessageLockChannel::keep_alive(std::uint64_t now_ns) {
   }
 }
 
+void MessageLockChannel::send_to(int agent, const TxnMessage& m) {
+  const std::uint64_t deadline = monotonic_ns() + config_.reply_timeout_ns;
+  for (unsigned spins = 1; !transport_.can_send_without_waiting(agent); ++spins) {
+    if ((spins & 63) != 0) continue;
+    const std::uint64_t now = monotonic_ns();
+    fail_if_asked(config_, rank_, start_ns_, now);
+    keep_alive(now);
+    if (now > deadline) {
+      throw Error(fmt::format("lock agent rank {} has taken none of this transaction agent's messages for {:g} s: it "
+                              "has probably died or hangs",
+                              agent, static_cast<double>(config_.reply_timeout_ns) * 1e-9));
+    }
+  }
+  send_message(transport_, agent, m);
+}
+
 LockAnswer MessageLockChannel::acquire(int agent_rank, TxnId txn, LockId lock, LockMode mode) {
   TxnMessage request;
   request.type = TxnMessageType::lock_request;
   request.txn = txn;
   request.lock = lock;
   request.mode = mode;
-  send_message(transport_, agent_rank, request);
+  send_to(agent_rank, request);
   const TxnMessage reply = await(agent_rank, TxnMessageType::lock_reply);
   if (reply.txn != txn || reply.lock != lock) {
     throw Error("lock agent rank " + std::to_string(agent_rank) + " answered for another request");
@@ -68,7 +86,7 @@ void MessageLockChannel::release(int agent_rank, TxnId txn, LockId lock) {
   m.type = TxnMessageType::release;
   m.txn = txn;
   m.lock = lock;
-  send_message(transport_, agent_rank, m);
+  send_to(agent_rank, m);
 }
 
 bool MessageLockChannel::vote(TxnId txn, std::span<const int> participants) {
@@ -78,7 +96,7 @@ bool MessageLockChannel::vote(TxnId txn, std::span<const int> participants) {
   request.type = TxnMessageType::vote_request;
   request.txn = txn;
   request.vote_slot = slot;
-  for (int agent : participants) send_message(transport_, agent, request);
+  for (int agent : participants) send_to(agent, request);
   const std::uint64_t t0 = monotonic_ns();
   for (;;) {
     if (auto e = transport_.poll()) {
@@ -98,7 +116,7 @@ void MessageLockChannel::end(TxnId txn, std::span<const int> contacted, bool com
   m.type = TxnMessageType::end_of_txn;
   m.txn = txn;
   m.commit = commit ? 1 : 0;
-  for (int agent : contacted) send_message(transport_, agent, m);
+  for (int agent : contacted) send_to(agent, m);
 }
 
 }  // namespace hpcdb

@@ -37,6 +37,11 @@ class MessageLockChannel final : public LockChannel {
   std::uint64_t keep_alive_interval_ns() const { return config_.reply_timeout_ns / 4; }
 
  private:
+  // Sends once `agent`'s mailbox has room, telling the other lock agents
+  // meanwhile that this agent is alive; ends the job naming `agent` when it
+  // takes nothing for the reply timeout.
+  void send_to(int agent, const TxnMessage& m);
+
   MessageTransport& transport_;
   const TxnEngineConfig& config_;
   int rank_;

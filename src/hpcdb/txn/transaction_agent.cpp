@@ -4,7 +4,9 @@
 #include <thread>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/txn/fault_injection.hpp"
 
 namespace hpcdb {
 namespace {
@@ -71,6 +73,7 @@ TxnMetrics TransactionAgent::run() {
     if (config_.transactions_per_agent > 0 ? n >= config_.transactions_per_agent : now >= end) break;
     channel_.keep_alive(now);
     run_transaction(source_->next(rng_));
+    report_progress();  // to a watchdog, if one looks after the job
   }
   metrics_.seconds = static_cast<double>(monotonic_ns() - begin) * 1e-9;
   TxnMessage done;
@@ -174,6 +177,7 @@ void TransactionAgent::pause_before_retry(int retry) {
   // In slices, so that the lock agents keep hearing from this agent.
   const std::uint64_t until = monotonic_ns() + pause;
   for (std::uint64_t now = monotonic_ns(); now < until; now = monotonic_ns()) {
+    fail_if_asked(config_, rank_, start_ns_, now);
     channel_.keep_alive(now);
     std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(until - now, channel_.keep_alive_interval_ns())));
   }

@@ -13,6 +13,8 @@ constexpr NamedValues<DeadlockPolicy, 3> kPolicyNames{{{DeadlockPolicy::bounded_
 constexpr NamedValues<WorkloadKind, 3> kWorkloadNames{
     {{WorkloadKind::synthetic, "synthetic"}, {WorkloadKind::tpcc, "tpcc"}, {WorkloadKind::trace, "trace"}}};
 constexpr NamedValues<TpccMix, 2> kMixNames{{{TpccMix::standard, "standard"}, {TpccMix::trace, "trace"}}};
+constexpr NamedValues<FailurePoint, 3> kFailurePointNames{
+    {{FailurePoint::start_up, "start-up"}, {FailurePoint::run, "run"}, {FailurePoint::finish, "finish"}}};
 }  // namespace
 
 std::string to_string(IsolationLevel level) { return name_of(level, kIsolationNames); }
@@ -34,5 +36,9 @@ WorkloadKind parse_workload_kind(const std::string& text) { return value_named(t
 std::string to_string(TpccMix mix) { return name_of(mix, kMixNames); }
 
 TpccMix parse_tpcc_mix(const std::string& text) { return value_named(text, kMixNames, "mix"); }
+
+FailurePoint parse_failure_point(const std::string& text) {
+  return value_named(text, kFailurePointNames, "--fail-during point");
+}
 
 }  // namespace hpcdb

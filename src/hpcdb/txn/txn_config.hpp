@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <string>
 
+#include "hpcdb/core/injected_failure.hpp"
 #include "hpcdb/net/message_transport.hpp"
 #include "hpcdb/txn/agent_roles.hpp"
 #include "hpcdb/txn/lock_table.hpp"
@@ -25,6 +26,11 @@ enum class TpccMix {
   trace,     // 10:10:1:1:1, the deck behind the thesis's lock traces
 };
 
+// Where the rank named by --fail-rank fails: the start-up (before the data
+// is loaded), the run (--fail-after seconds in) or the finish (before the
+// results are gathered).
+enum class FailurePoint { start_up, run, finish };
+
 std::string to_string(IsolationLevel level);
 IsolationLevel parse_isolation_level(const std::string& text);
 std::string to_string(DeadlockPolicy policy);
@@ -33,6 +39,7 @@ std::string to_string(WorkloadKind kind);
 WorkloadKind parse_workload_kind(const std::string& text);
 std::string to_string(TpccMix mix);
 TpccMix parse_tpcc_mix(const std::string& text);
+FailurePoint parse_failure_point(const std::string& text);
 
 // The random stream of one agent: the run's seed spread by a golden-ratio
 // multiplier, plus the agent's stream number.
@@ -73,9 +80,10 @@ struct TxnEngineConfig {
   std::uint64_t vote_timeout_ns = 100'000'000;
   std::uint64_t reply_timeout_ns = 10'000'000'000;
   int calibration_pings = 2000;
-  int fail_rank = -1;                        // fault injection: this rank kills itself...
-  double fail_after_seconds = 0;             // ... this long after the run starts
-  bool fail_hangs = false;                   // ... or stops answering instead
+  int fail_rank = -1;                        // fault injection: this rank fails...
+  InjectedFailure fail_how = InjectedFailure::kill;  // ... so ...
+  FailurePoint fail_during = FailurePoint::run;      // ... at the start of the start-up's data loading,
+  double fail_after_seconds = 0;                     // this long into the run, or at the start of its results
 };
 
 }  // namespace hpcdb

@@ -6,9 +6,11 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/txn/condition_results.hpp"
+#include "hpcdb/txn/fault_injection.hpp"
 #include "hpcdb/txn/lock_agent.hpp"
 #include "hpcdb/txn/trace/trace_output.hpp"
 #include "hpcdb/txn/transaction_agent.hpp"
@@ -141,17 +143,25 @@ bool TxnRunResult::ok() const {
   return true;
 }
 
+// The phases are reported to whoever watches the job (net/progress_guard.hpp):
+// a rank that stops in the start-up or the finish is noticed there, one that
+// stops in the run by the agents themselves (they name what it did last).
 TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& config) {
   const MPI_Comm comm = cluster.world();
   const int rank = cluster.rank();
+  report_phase_start("plan");
   const RunPlan plan = plan_run(comm, config);
   run_collectively(comm, [&] { check_data_fits(cluster, plan, config); });
   const auto transport = make_transport(config.transport, cluster);
+  transport->limit_send_waits(config.reply_timeout_ns);
+  fail_if_asked_at(config, rank, FailurePoint::start_up);
+  report_phase_start("load");
   DataStore data(cluster, *plan.space, plan.workload->data_shape(), config.access_data,
                  config.transport == TransportKind::one_sided_rma);
   TxnRunResult result;
   result.load_seconds = load_data(cluster, plan, data);
 
+  report_phase_start("agents");
   std::unique_ptr<LockAgent> lock_agent;
   std::unique_ptr<TransactionAgent> txn_agent;
   run_collectively(comm, [&] {
@@ -163,6 +173,7 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
     }
   });
   MPI_Barrier(comm);
+  report_phase_start("run");
   TxnMetrics mine;
   try {
     mine = lock_agent ? lock_agent->run() : txn_agent->run();
@@ -172,6 +183,8 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
     cluster.fail(e.what(), 1);
   }
 
+  fail_if_asked_at(config, rank, FailurePoint::finish);
+  report_phase_start("results");
   result.metrics = reduce_metrics(comm, 0, mine);
   MPI_Comm_size(comm, &result.ranks);
   result.lock_agents = static_cast<int>(plan.roles->lock_agents().size());

@@ -303,17 +303,15 @@ void resolve(JoinOptions& o, int ranks) {
   }
   if (o.fail_rank < -1) throw UsageError("--fail-rank must be a rank (0 or more), or -1 for none");
   if (!(o.fail_after >= 0 && o.fail_after <= 1e6)) throw UsageError("--fail-after must be 0 to 1000000 s");
-  o.guard = {o.progress_timeout, "join", o.fail_rank, o.fail_after,
-             o.fail_rank >= 0 ? parse_injected_failure(o.fail_how, "--fail-how") : InjectedFailure::none};
-  if (!(o.progress_timeout > 0 && o.progress_timeout <= 1e6)) {
-    throw UsageError("--progress-timeout must be more than 0 and at most 1000000 s");
-  }
   resolve_ring_and_broadcast(o);
   resolve_fault(o, ranks);
   // The guard's own failures unless an error is to be thrown in a phase.
   const bool guard_fails = o.fail_rank >= 0 && o.fail_phase.empty();
-  o.guard = {o.progress_timeout, "join", guard_fails ? o.fail_rank : -1, o.fail_after,
-             guard_fails ? parse_injected_failure(o.fail_how, "--fail-how") : InjectedFailure::none};
+  o.guard.timeout_seconds = o.progress_timeout;
+  o.guard.operation = "join";
+  o.guard.fail_rank = guard_fails ? o.fail_rank : -1;
+  o.guard.fail_after_seconds = o.fail_after;
+  o.guard.fail_how = guard_fails ? parse_injected_failure(o.fail_how, "--fail-how") : InjectedFailure::none;
   validate(o.radix);
   validate(o.sort_merge);
   validate(o.cyclo);

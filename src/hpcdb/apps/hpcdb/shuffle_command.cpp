@@ -261,7 +261,10 @@ int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
   });
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
   // From here on no rank waits forever for a peer that stopped or hangs.
-  const ProgressGuard guard(cluster, {options.progress_timeout, "shuffle", -1, 0, InjectedFailure::none});
+  ProgressGuardConfig watched;
+  watched.timeout_seconds = options.progress_timeout;
+  watched.operation = "shuffle";
+  const ProgressGuard guard(cluster, watched);
 
   const AlignedArray<std::uint64_t> rows = generate_input(cluster, plan.workload, plan.designs.front().threads);
   const RowSpan input{reinterpret_cast<const std::byte*>(rows.data()),

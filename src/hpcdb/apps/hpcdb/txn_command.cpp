@@ -10,6 +10,7 @@
 #include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/progress_guard.hpp"
 #include "hpcdb/txn/txn_engine.hpp"
 
 namespace hpcdb {
@@ -86,10 +87,16 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
       ->capture_default_str();
   txn.add_option("--pings", o.pings, "Round trips per transaction agent to calibrate the model's message time")
       ->capture_default_str();
-  txn.add_option("--fail-rank", o.fail_rank, "Testing aid: this rank kills itself --fail-after seconds into the run");
+  txn.add_option("--fail-rank", o.fail_rank,
+                 "Testing aid: this rank fails (--fail-how) --fail-after seconds into the run (or --fail-during)");
   txn.add_option("--fail-after", o.fail_after, "Testing aid: see --fail-rank")->capture_default_str();
-  txn.add_option("--fail-how", o.fail_how, "Testing aid: kill (the rank dies) or hang (it stops answering)")
-      ->check(CLI::IsMember({"kill", "hang"}))
+  txn.add_option("--fail-how", o.fail_how,
+                 "Testing aid: kill (the rank dies), stop (SIGSTOP, as a frozen node) or hang (alive, never answering)")
+      ->check(CLI::IsMember({"kill", "stop", "hang"}))
+      ->capture_default_str();
+  txn.add_option("--fail-during", o.fail_during,
+                 "Testing aid: where --fail-rank fails: start-up (before the data is loaded), run (--fail-after "
+                 "seconds in) or finish (before the results are gathered)")
       ->capture_default_str();
   txn.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
 }
@@ -153,7 +160,8 @@ TxnEngineConfig resolve(const TxnOptions& o) {
   require_time(o.fail_after, true, 1e6, "--fail-after", "s");
   c.fail_rank = o.fail_rank;
   c.fail_after_seconds = o.fail_after;
-  c.fail_hangs = o.fail_how == "hang";
+  c.fail_how = parse_injected_failure(o.fail_how, "--fail-how");
+  c.fail_during = parse_failure_point(o.fail_during);
   return c;
 }
 
@@ -170,6 +178,15 @@ int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
       if (!options.trace_out.empty()) prepare_output_directory(options.trace_out, "lock trace directory");
     }
   });
+  // From here on no rank waits forever for a peer that stops or hangs: in the
+  // run the agents notice it themselves (--reply-timeout, naming what it did
+  // last), in the start-up and the finish a watchdog does (the same timeout).
+  ProgressGuardConfig watched;
+  watched.timeout_seconds = options.reply_timeout_s;
+  watched.operation = "txn command";
+  watched.timeout_option = "--reply-timeout";
+  watched.self_guarded_phase = "run";
+  const ProgressGuard guard(cluster, watched);
   const TxnRunResult result = run_txn_engine(cluster, config);
   // Rank 0 reports; a failed output ends every rank.
   run_collectively(cluster.world(), [&] {

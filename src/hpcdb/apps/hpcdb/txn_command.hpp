@@ -41,6 +41,7 @@ struct TxnOptions {
   int fail_rank = -1;
   double fail_after = 1;
   std::string fail_how = "kill";
+  std::string fail_during = "run";
   std::string json;
 };
 
