@@ -20,17 +20,20 @@ build: setup
 demo: build
 	$(MPIRUN) $(NP) $(BUILD)/hpcdb join --algorithm radix --inner 16M --outer 16M --verify
 
-# The SSB tests check answers against DuckDB from bench/.venv.
+# The SSB tests check answers against DuckDB from bench/.venv. Then the
+# sanitizer build and its tests (below).
 test: build bench/.venv/bin/python
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
+	@$(MAKE) --no-print-directory sanitize
 
-# The unit and MPI tests (1 and 2 ranks) built with AddressSanitizer and
-# UndefinedBehaviorSanitizer (-O1, a build directory of their own). Open MPI's
-# own allocations are not ours to free, so leak checks are off; every other
-# finding fails the test (tests/CMakeLists.txt).
+# The unit tests and the MPI tests (1 and 2 ranks) built with AddressSanitizer
+# and UndefinedBehaviorSanitizer (-O1, line tables only, a build directory of
+# their own; the commands' library is left out, see tests/CMakeLists.txt).
+# Open MPI's own allocations are not ours to free, so leak checks are off;
+# every other finding fails the test.
 ASAN_BUILD ?= build-asan
 sanitize: setup
-	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DHPCDB_SANITIZE=address,undefined > /dev/null
 	@cmake --build $(ASAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests hpcdb_query_tests
 	cd $(ASAN_BUILD) && ctest --output-on-failure --timeout 900
@@ -38,9 +41,9 @@ sanitize: setup
 # ThreadSanitizer over the threaded kernels, the worker teams and the node-shared
 # task lists (unit tests and the joins' MPI tests on 1 and 2 ranks).
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS ?= WorkerTeam|RunOnThreads|NodeTask|Threads|threads|Parallel|NodeSharing|Skew
+TSAN_TESTS ?= WorkerTeam|RunOnThreads|NodeTask|Threads|threads|Parallel|NodeSharing|Skew|BufferPool|MergeLevel
 tsan: setup
-	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DHPCDB_SANITIZE=thread > /dev/null
 	@cmake --build $(TSAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests
 	@scripts/tsan.sh $(TSAN_BUILD) '$(TSAN_TESTS)'

@@ -40,7 +40,7 @@ std::string numbered_name(const char* prefix, std::int64_t key) {
 }
 
 std::string phone(Draw& draw, int nation) {
-  char text[24];
+  char text[32];  // 15 characters; room for what the compiler cannot rule out
   std::snprintf(text, sizeof(text), "%02d-%03lld-%03lld-%04lld", 10 + nation, static_cast<long long>(draw.between(100, 999)),
                 static_cast<long long>(draw.between(100, 999)), static_cast<long long>(draw.between(1000, 9999)));
   return text;
