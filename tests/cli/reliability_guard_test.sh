@@ -182,13 +182,16 @@ expect_hang_named() {
 # The ranks stop themselves (--fail-how stop raises SIGSTOP) at a known point
 # of the run, whatever the machine's load; one case stops a rank from outside.
 stopped_txn_agent() {
-  echo "transaction agent rank $1 (holds locks at lock agent rank 0 but has sent nothing|has sent nothing to lock agent rank 0) for 2 s"
+  echo "transaction agent rank $1 (holds locks at lock agent rank 0 but has sent nothing|has sent nothing to lock agent rank 0) for ${2:-2} s"
 }
 stopped_in_guard() {
   echo "rank $1 has given no sign of life for $2 s during the txn command \\(last seen in its $3 phase\\)"
 }
 expect_fails_named txn_stopped_txn_agent 2 6 "$(stopped_txn_agent 1)" \
   txn --duration 40 --reply-timeout 2 --fail-rank 1 --fail-how stop --fail-after 1
+# With the default --reply-timeout (5 s): within 10 s of the stop.
+expect_fails_named txn_stopped_txn_agent_default_timeout 2 10 "$(stopped_txn_agent 1 5)" \
+  txn --duration 40 --fail-rank 1 --fail-how stop --fail-after 1
 expect_fails_named txn_stopped_txn_agent_3_ranks 3 6 "$(stopped_txn_agent 2)" \
   txn --duration 40 --reply-timeout 2 --cc wait-die --fail-rank 2 --fail-how stop --fail-after 1
 # Stopped during the round-trip measurement before the run (many pings) and
@@ -240,6 +243,10 @@ WAIT_FOR_WATCHDOG=1 expect_stopped_named txn_sigstop_from_outside 3 1 2 8 "$(sto
 expect_stopped_when join_radix_sigstop 3 1 "run 1/" 8 \
   "rank 1 has given no sign of life for 2 s during the join" \
   join --inner 4M --outer 4M --repeat 1000 --progress-timeout 2
+# With the default --progress-timeout (5 s), a stopped rank ends the job within 10 s of the stop.
+expect_stopped_when join_radix_sigstop_default_timeout 2 1 "run 1/" 10 \
+  "rank 1 has given no sign of life for 5 s during the join" \
+  join --inner 4M --outer 4M --repeat 1000
 expect_hang_named join_radix_stops_itself 3 10 \
   "rank 2 has given no sign of life for 2 s during the join \\(last seen in its [a-z_]+ phase\\)" \
   join --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 2 --fail-after 1 --fail-how stop

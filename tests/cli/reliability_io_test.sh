@@ -137,6 +137,21 @@ expect_exit input_fifo_refused 2 "cannot read input file '$in/pipe.csv': it is a
   "${mpirun[@]}" "$hpcdb" join --input-r "$in/pipe.csv" --input-s "$in/s.csv"
 expect_exit input_device_refused 2 "cannot read input file '/dev/zero': it is a device" \
   "${mpirun[@]}" "$hpcdb" join --input-r /dev/zero --input-s "$in/s.csv"
+# The other files a user names: a calibration and lock traces (a FIFO's open would wait for a writer).
+mkfifo "$in/calibration.json"
+expect_exit calibration_fifo_refused 2 "cannot read calibration file '$in/calibration.json': it is a FIFO" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --calibration "$in/calibration.json"
+expect_exit model_calibration_directory 2 "cannot read calibration file '$in': it is a directory" \
+  "$hpcdb" model --calibration "$in" --inner 1M --outer 1M
+mkdir -p "$in/traces" "$in/traces2"
+mkfifo "$in/traces/max-locks-per-wh.meta"
+printf '1,1,X,new-order\n' > "$in/traces/wh000001.csv"
+expect_exit trace_meta_fifo_refused 2 "cannot read lock trace meta file '$in/traces/max-locks-per-wh.meta': it is a FIFO" \
+  "${mpirun[@]}" "$hpcdb" txn --workload trace --trace-dir "$in/traces" --duration 1
+printf '100\n' > "$in/traces2/max-locks-per-wh.meta"
+mkfifo "$in/traces2/wh000001.csv"
+expect_exit trace_file_fifo_refused 2 "cannot read lock trace file '$in/traces2/wh000001.csv': it is a FIFO" \
+  "${mpirun[@]}" "$hpcdb" txn --workload trace --trace-dir "$in/traces2" --duration 1
 # A first line that is not clearly a header is data (and malformed), never skipped in silence.
 printf 'x5,1\n1,2\n2,3\n' > "$in/odd_first.csv"
 printf '# comment\n1,2\n' > "$in/comment_first.csv"
@@ -198,6 +213,19 @@ expect_exit threads_negative 2 "--threads: must be a whole number of 0 or more, 
   "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --threads -2
 expect_exit zipf_not_finite 2 "--zipf: must be a finite number, not 'nan'" \
   "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --zipf nan
+# Options of another algorithm, or of another mode of this one, would be ignored.
+expect_exit radix_option_with_sort_merge 2 "--network-bits applies to --algorithm radix, not sort-merge; leave it out" \
+  "${mpirun[@]}" "$hpcdb" join --algorithm sort-merge --inner 1000 --outer 1000 --network-bits 4
+expect_exit sort_merge_option_with_radix 2 "--splitters applies to --algorithm sort-merge, not radix" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --splitters sampled
+expect_exit chunk_size_with_radix 2 "--chunk-size applies to --algorithm cyclo or broadcast, not radix" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --chunk-size 64KiB
+expect_exit udp_option_without_udp 2 "--udp-loss applies to --transport udp, not ring" \
+  "${mpirun[@]}" "$hpcdb" join --algorithm broadcast --inner 1000 --outer 1000 --udp-loss 0.1
+expect_exit exchange_chunk_when_streaming 2 "--exchange-chunk applies to a scheduled exchange: give it a --schedule" \
+  "${mpirun[@]}" "$hpcdb" join --inner 1000 --outer 1000 --exchange-chunk 64KiB
+expect_exit node_sharing_with_cyclo 2 "--node-sharing applies to --algorithm radix or sort-merge, not cyclo" \
+  "${mpirun[@]}" "$hpcdb" join --algorithm cyclo --inner 1000 --outer 1000 --node-sharing off
 # Memory driven by the radix bits: refused before anything is allocated, naming the option.
 if [ "$(awk '/MemAvailable/ {print int($2 / 1048576)}' /proc/meminfo)" -lt 60 ]; then
   expect_exit network_bits_memory 2 "this join .* needs about .* of memory on this node, more than .*--network-bits 24 drives most of it" \

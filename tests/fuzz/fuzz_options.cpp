@@ -47,7 +47,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {
     app.parse(reversed);
-    if (join->parsed()) hpcdb::resolve(join_options);
+    if (join->parsed()) hpcdb::resolve(join_options, 1 + static_cast<int>(size % 5));  // jobs of 1-5 ranks
     if (txn->parsed()) (void)hpcdb::resolve(txn_options);
     if (shuffle->parsed()) (void)hpcdb::resolve(shuffle_options);
   } catch (const CLI::Error&) {

@@ -97,6 +97,60 @@ TEST(MessagePriority, WeightedLetsBestEffortThrough) {
   EXPECT_GT(overtaking, kPerClass / 4);
 }
 
+// Under load, with network threads: rank 0 queues a flood of best-effort
+// messages to rank 1 through a small ring, so that most of the flood waits
+// in rank 0's queue, and then latency-sensitive markers, while its network
+// thread is already sending the flood. Each marker must overtake what of the
+// flood still waits: rank 1 handles it long before the flood's end. (Sent
+// best-effort, the markers arrive after the whole flood.)
+TEST(MessagePriority, LatencySensitiveOvertakesAFloodWithNetworkThreads) {
+  const Cluster& c = cluster();
+  if (c.size() < 2) GTEST_SKIP() << "needs a sender and a receiver";
+  constexpr int kFlood = 2000;
+  constexpr int kMarkers = 4;
+  constexpr std::size_t kFloodBytes = 512;
+  MessageLayerConfig config;
+  config.threads = 1;
+  config.threshold = 1024;
+  config.ring_bytes = 16 << 10;
+  TrafficLedger ledger(c.size());
+  std::mutex mutex;
+  int flood_handled = 0;
+  std::vector<int> flood_before_marker;  // at rank 1
+  MessageLayer layer(c, config);
+  layer.register_handler(kData, [&](Message& m) {
+    ledger.note_received(m.source(), m.payload());
+    std::lock_guard lock(mutex);
+    if (m.priority() == Priority::latency) {
+      flood_before_marker.push_back(flood_handled);
+    } else {
+      ++flood_handled;
+    }
+  });
+  if (c.rank() == 0) {
+    std::vector<OutgoingBuffer> flood;
+    for (int k = 0; k < kFlood; ++k) {
+      flood.push_back(layer.acquire(kFloodBytes));
+      fill_payload(flood.back().data(), kFloodBytes, mix(static_cast<std::uint64_t>(k)));
+      ledger.note_sent(1, {flood.back().data(), kFloodBytes});
+    }
+    for (OutgoingBuffer& b : flood) layer.send(std::move(b), 1, kData, {.priority = Priority::best_effort});
+    for (int k = 0; k < kMarkers; ++k) {
+      OutgoingBuffer b = layer.acquire(64);
+      fill_payload(b.data(), 64, mix(1000000u + static_cast<std::uint64_t>(k)));
+      ledger.note_sent(1, {b.data(), 64});
+      layer.send(std::move(b), 1, kData, {.priority = Priority::latency});
+    }
+  }
+  layer.drain();
+  EXPECT_EQ(ledger.settle(c.world()), "");
+  if (c.rank() == 1) {
+    ASSERT_EQ(flood_before_marker.size(), static_cast<std::size_t>(kMarkers));
+    EXPECT_EQ(flood_handled, kFlood);
+    for (int before : flood_before_marker) EXPECT_LT(before, kFlood / 2) << "a marker waited behind the flood";
+  }
+}
+
 // Sends, to every rank, stream `stream`'s messages 0..n-1 in `order`, with
 // sizes that alternate between the ring and the two-sided path.
 void send_stream(MessageLayer& layer, TrafficLedger& ledger, std::uint32_t stream, const std::vector<std::uint64_t>& order) {

@@ -20,6 +20,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/output_file.hpp"
+#include "hpcdb/core/text_input.hpp"
 #include "hpcdb/core/worker_team.hpp"
 
 namespace hpcdb {
@@ -38,13 +39,6 @@ constexpr std::size_t kMaxIoBytes = std::size_t{1} << 30;
 // How much of a malformed line an error message shows.
 constexpr std::size_t kShownLineChars = 60;
 
-std::string not_regular_reason(mode_t mode) {
-  if (S_ISDIR(mode)) return "it is a directory";
-  if (S_ISFIFO(mode)) return "it is a FIFO (named pipe), not a regular file";
-  if (S_ISCHR(mode) || S_ISBLK(mode)) return "it is a device, not a regular file";
-  if (S_ISSOCK(mode)) return "it is a socket, not a regular file";
-  return "it is not a regular file";
-}
 
 class InputFile {
  public:
@@ -60,7 +54,7 @@ class InputFile {
     }
     if (!S_ISREG(status.st_mode)) {
       ::close(fd_);
-      throw UsageError("cannot read input file '" + path + "': " + not_regular_reason(status.st_mode) +
+      throw UsageError("cannot read input file '" + path + "': " + not_regular_file_reason(status.st_mode) +
                        "; every rank reads its own byte range of an input, so it must be a regular file");
     }
     size_ = static_cast<std::uint64_t>(status.st_size);

@@ -1,8 +1,9 @@
 #include "hpcdb/apps/hpcdb/calibration.hpp"
 
-#include <fstream>
+#include <filesystem>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/text_input.hpp"
 
 namespace hpcdb {
 
@@ -64,10 +65,16 @@ Calibration calibration_from_json(const nlohmann::json& j) {
 }
 
 Calibration read_calibration(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot open calibration file '" + path + "' (write one with 'hpcdb calibrate')");
+  std::string text;
   try {
-    return calibration_from_json(nlohmann::json::parse(in));
+    text = read_text_input(path, "calibration file");
+  } catch (const UsageError& e) {
+    std::error_code ignored;
+    if (std::filesystem::exists(path, ignored)) throw;
+    throw UsageError(std::string(e.what()) + " (write one with 'hpcdb calibrate')");
+  }
+  try {
+    return calibration_from_json(nlohmann::json::parse(text));
   } catch (const nlohmann::json::exception& e) {
     throw UsageError("calibration file '" + path + "' is not one 'hpcdb calibrate' wrote: " + e.what());
   }

@@ -15,6 +15,53 @@ CLI::Option* generator_option(CLI::Option* option, JoinOptions& o) {
   return option->each([&o, name = option->get_name()](const std::string&) { o.generator_options_given.push_back(name); });
 }
 
+// The algorithms that take an option; options not named here apply to all.
+struct OptionScope {
+  const char* name;
+  std::vector<std::string> algorithms;
+};
+
+const std::vector<OptionScope>& option_scopes() {
+  static const std::vector<OptionScope> scopes = {
+      {"--network-bits", {"radix"}},
+      {"--local-bits", {"radix"}},
+      {"--buffer-size", {"radix"}},
+      {"--buffers-per-partition", {"radix"}},
+      {"--assignment", {"radix"}},
+      {"--schedule", {"radix"}},
+      {"--exchange", {"radix"}},
+      {"--exchange-chunk", {"radix"}},
+      {"--run-length", {"sort-merge"}},
+      {"--merge-fan-in", {"sort-merge"}},
+      {"--subranges", {"sort-merge"}},
+      {"--send-order", {"sort-merge"}},
+      {"--splitters", {"sort-merge"}},
+      {"--force-put", {"radix", "sort-merge"}},
+      {"--node-sharing", {"radix", "sort-merge"}},
+      {"--input-chunks", {"radix", "sort-merge"}},
+      {"--presort", {"cyclo"}},
+      {"--chunk-size", {"cyclo", "broadcast"}},
+      {"--transport", {"broadcast"}},
+      {"--depth", {"broadcast"}},
+      {"--udp-port", {"broadcast"}},
+      {"--udp-broadcast", {"broadcast"}},
+      {"--udp-phase", {"broadcast"}},
+      {"--udp-loss", {"broadcast"}},
+      {"--udp-duplicates", {"broadcast"}},
+      {"--udp-quiet-ms", {"broadcast"}},
+  };
+  return scopes;
+}
+
+// Records the options of option_scopes() that the command line gives.
+void record_scoped_options(CLI::App& join, JoinOptions& o) {
+  for (const OptionScope& scope : option_scopes()) {
+    join.get_option(scope.name)->each([&o, name = std::string(scope.name)](const std::string&) {
+      o.scoped_options_given.push_back(name);
+    });
+  }
+}
+
 }  // namespace
 
 void add_join_options(CLI::App& join, JoinOptions& o) {
@@ -173,6 +220,7 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--json", o.json, "Write results as JSON to FILE, or to standard output with '-'");
   join.add_flag("--verify", o.verify,
                 "Check count and checksum against an independent reference join (two-sided exchange, sort)");
+  record_scoped_options(join, o);
 }
 
 namespace {
@@ -225,6 +273,31 @@ void refuse_ignored_input_options(const JoinOptions& o) {
 }
 
 
+// Options of another algorithm, or of another mode of this one, which the join would ignore.
+void refuse_options_of_other_algorithms(const JoinOptions& o) {
+  for (const std::string& name : o.scoped_options_given) {
+    const auto scope = std::find_if(option_scopes().begin(), option_scopes().end(),
+                                    [&](const OptionScope& s) { return s.name == name; });
+    const std::vector<std::string>& takers = scope->algorithms;
+    if (std::find(takers.begin(), takers.end(), o.algorithm) == takers.end()) {
+      std::string list;
+      for (const std::string& a : takers) list += (list.empty() ? "" : " or ") + a;
+      throw UsageError(name + " applies to --algorithm " + list + ", not " + o.algorithm + "; leave it out");
+    }
+    const bool exchange_option = name == "--exchange" || name == "--exchange-chunk";
+    if (exchange_option && o.schedule == "streaming") {
+      throw UsageError(name + " applies to a scheduled exchange: give it a --schedule (synchronized, unsynchronized "
+                       "or random); the default streaming radix join ships its buffers by puts as they fill");
+    }
+    if (name.rfind("--udp-", 0) == 0 && o.transport != "udp") {
+      throw UsageError(name + " applies to --transport udp, not " + o.transport);
+    }
+    if (name == "--depth" && o.transport == "udp") {
+      throw UsageError("--depth applies to --transport ring or ibcast; UDP sends in phases of --udp-phase datagrams");
+    }
+  }
+}
+
 // Testing aids: --fail-rank, --fail-after and --fail-how (the progress guard's), or an error
 // thrown in --fail-phase, in every operator's options.
 void resolve_fault(JoinOptions& o, int ranks) {
@@ -260,6 +333,7 @@ void resolve(JoinOptions& o, int ranks) {
   o.workload.key_spacing_bits = o.key_spacing;
   if (!o.from_files()) validate(o.workload);
   refuse_ignored_input_options(o);
+  refuse_options_of_other_algorithms(o);
   o.csv_header = parse_csv_header(o.header, "--header");
 
   RadixJoinConfig& c = o.radix;

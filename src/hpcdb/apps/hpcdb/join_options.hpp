@@ -61,7 +61,7 @@ struct JoinOptions {
   std::string exchange = "puts";       // radix, scheduled: puts or messages
   std::string exchange_chunk = "1MiB";
   std::string payload_bytes = "0";   // payload splitting: bytes of payload per tuple
-  double progress_timeout = 10;      // seconds a rank may be silent (5x: without progress) before the job ends
+  double progress_timeout = 5;       // seconds a rank may be silent (5x: without progress) before the job ends
   // Testing aids: this rank fails --fail-after seconds into the join as
   // --fail-how says, or, with --fail-phase, throws an error in that phase.
   int fail_rank = -1;
@@ -72,6 +72,8 @@ struct JoinOptions {
   // Options given on the command line that shape generated data only (refused with input files).
   std::vector<std::string> generator_options_given;
   bool header_given = false;
+  // Options given on the command line that only some algorithms (or modes) take.
+  std::vector<std::string> scoped_options_given;
 
   // Interpreted values, filled by resolve().
   WorkloadSpec workload;

@@ -39,7 +39,7 @@ struct ShuffleOptions {
   unsigned threads = 1;
   unsigned repeat = 3;
   std::uint64_t seed = 1;
-  double progress_timeout = 10;  // seconds a rank may be silent before every rank ends
+  double progress_timeout = 5;  // seconds a rank may be silent before every rank ends
   std::string direct_writes = "on";
   std::string row_writes = "auto";
   bool verify = false;

@@ -36,7 +36,7 @@ struct TxnOptions {
   bool check = false;
   double vote_no_probability = 0;
   double vote_timeout_ms = 100;
-  double reply_timeout_s = 10;
+  double reply_timeout_s = 5;
   int pings = 2000;
   int fail_rank = -1;
   double fail_after = 1;

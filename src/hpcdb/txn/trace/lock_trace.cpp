@@ -4,11 +4,12 @@
 
 #include <charconv>
 #include <filesystem>
-#include <fstream>
 #include <set>
+#include <sstream>
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/output_file.hpp"
+#include "hpcdb/core/text_input.hpp"
 #include "hpcdb/txn/lock_space.hpp"
 
 namespace hpcdb {
@@ -49,13 +50,14 @@ void write_locks_per_warehouse(const std::string& dir, std::uint64_t locks) {
 
 std::uint64_t read_locks_per_warehouse(const std::string& dir) {
   const std::string path = locks_per_warehouse_file_name(dir);
-  std::ifstream in(path);
-  if (!in) {
-    throw UsageError("cannot open '" + path + "': a lock trace directory holds the number of lock ids per warehouse "
+  std::string text;
+  try {
+    text = read_text_input(path, "lock trace meta file");
+  } catch (const UsageError& e) {
+    throw UsageError(std::string(e.what()) + "; a lock trace directory holds the number of lock ids per warehouse "
                      "there (written by --trace-out, as the thesis's traces come with it)");
   }
-  std::string text;
-  std::getline(in, text);
+  text = text.substr(0, text.find('\n'));
   // The artifact's scripts take the first number on the line (wc -l output).
   const std::size_t digits = text.find_first_of("0123456789");
   std::uint64_t locks = 0;
@@ -79,8 +81,7 @@ void write_trace_file(const std::string& path, const std::vector<TraceTransactio
 }
 
 std::vector<TraceTransaction> read_trace_file(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError("cannot open lock trace file '" + path + "'");
+  std::istringstream in(read_text_input(path, "lock trace file"));
   std::vector<TraceTransaction> out;
   std::string line;
   for (std::uint64_t number = 1; std::getline(in, line); ++number) {
