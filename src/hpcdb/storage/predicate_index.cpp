@@ -69,7 +69,8 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnS
   // One value table per column with indexed predicates.
   std::vector<std::vector<const Predicate*>> per_column;
   for (const auto& [q, p] : indexed) {
-    auto it = std::find_if(columns_.begin(), columns_.end(), [&](const ColumnIndex& c) { return c.column == p->column; });
+    const auto column = p->column;  // clang before 16 cannot capture a structured binding (make fuzz)
+    auto it = std::find_if(columns_.begin(), columns_.end(), [column](const ColumnIndex& c) { return c.column == column; });
     if (it == columns_.end()) {
       ColumnIndex c;
       c.column = p->column;
