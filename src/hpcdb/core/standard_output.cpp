@@ -48,4 +48,19 @@ void write_standard_output(std::string_view text, const std::string& what) {
   flush(what);
 }
 
+void write_error_line(std::string_view line) {
+  std::string text(line);
+  text += '\n';
+  std::fflush(stderr);
+  const char* data = text.data();
+  std::size_t left = text.size();
+  while (left > 0) {
+    const ssize_t written = ::write(STDERR_FILENO, data, left);
+    if (written < 0 && errno == EINTR) continue;
+    if (written <= 0) return;
+    data += written;
+    left -= static_cast<std::size_t>(written);
+  }
+}
+
 }  // namespace hpcdb

@@ -20,4 +20,9 @@ void flush_standard_output();
 // Writes `text` to standard output and flushes it; messages name it as `what`.
 void write_standard_output(std::string_view text, const std::string& what);
 
+// Writes `line` and a newline to standard error in one write(), so that what
+// other processes print meanwhile (mpirun's notices of an aborted job) cannot
+// split the line. Best effort: standard error has nowhere to report to.
+void write_error_line(std::string_view line);
+
 }  // namespace hpcdb

@@ -1,9 +1,10 @@
 #include "hpcdb/net/cluster.hpp"
 
 #include <cstdlib>
-#include <iostream>
+#include <string>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/standard_output.hpp"
 
 namespace hpcdb {
 
@@ -50,7 +51,7 @@ Cluster::~Cluster() {
 }
 
 void Cluster::fail(const std::string& message, int code) const {
-  std::cerr << "hpcdb: error (rank " << rank_ << "): " << message << std::endl;
+  write_error_line("hpcdb: error (rank " + std::to_string(rank_) + "): " + message);
   MPI_Abort(MPI_COMM_WORLD, code);
   std::_Exit(code);
 }

@@ -20,6 +20,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/interruption.hpp"
+#include "hpcdb/core/standard_output.hpp"
 
 namespace hpcdb {
 namespace {
@@ -304,7 +305,7 @@ void ProgressGuard::warn_if_unheard(Clock::time_point now) {
 
 void ProgressGuard::end_job(const std::string& message, bool print) const {
   if (print) {
-    std::fprintf(stderr, "hpcdb: error: %s\n", message.c_str());
+    write_error_line("hpcdb: error: " + message);
     std::fflush(stderr);
   }
   remove_temporary_files_now();

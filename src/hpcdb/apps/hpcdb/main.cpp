@@ -94,8 +94,7 @@ int run(const hpcdb::Cluster& cluster, int argc, char** argv) {
   }
   const auto usage_error = [&](const std::string& message) {
     if (cluster.rank() == 0) {
-      std::cerr << "hpcdb: error: " << message << "\n";
-      std::cerr << "Run 'hpcdb --help' or 'hpcdb COMMAND --help' for the options.\n";
+      hpcdb::write_error_line("hpcdb: error: " + message + "\nRun 'hpcdb --help' or 'hpcdb COMMAND --help' for the options.");
     }
     return 2;
   };
@@ -173,7 +172,7 @@ int main(int argc, char** argv) {
     });
     return code;
   } catch (const hpcdb::AgreedFailure& e) {
-    if (cluster.rank() == 0) std::cerr << "hpcdb: error: " << e.what() << "\n";
+    if (cluster.rank() == 0) hpcdb::write_error_line(std::string("hpcdb: error: ") + e.what());
     return e.exit_code();
   } catch (const hpcdb::UsageError& e) {
     cluster.fail(e.what(), 2);

@@ -2,9 +2,9 @@
 
 #include <cstring>
 #include <exception>
-#include <iostream>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/standard_output.hpp"
 #include "hpcdb/net/messaging/message_engine.hpp"
 
 namespace hpcdb {
@@ -57,7 +57,7 @@ MessageLayer::~MessageLayer() {
   try {
     engine_->close();
   } catch (const std::exception& e) {
-    std::cerr << "hpcdb: error: " << e.what() << std::endl;
+    write_error_line(std::string("hpcdb: error: ") + e.what());
     MPI_Abort(MPI_COMM_WORLD, 1);
   }
 }
