@@ -1,7 +1,5 @@
 #include "hpcdb/data/relation_file.hpp"
 
-#include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -39,25 +37,13 @@ constexpr std::size_t kMaxIoBytes = std::size_t{1} << 30;
 // How much of a malformed line an error message shows.
 constexpr std::size_t kShownLineChars = 60;
 
-
 class InputFile {
  public:
   explicit InputFile(const std::string& path) : path_(path) {
-    // Non-blocking, so that a FIFO (whose open waits for a writer) is refused instead of waited for.
-    fd_ = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd_ < 0) throw UsageError("cannot open input file '" + path + "': " + std::strerror(errno));
-    struct stat status {};
-    if (::fstat(fd_, &status) != 0) {
-      const int err = errno;
-      ::close(fd_);
-      throw UsageError("cannot open input file '" + path + "': " + std::strerror(err));
-    }
-    if (!S_ISREG(status.st_mode)) {
-      ::close(fd_);
-      throw UsageError("cannot read input file '" + path + "': " + not_regular_file_reason(status.st_mode) +
-                       "; every rank reads its own byte range of an input, so it must be a regular file");
-    }
-    size_ = static_cast<std::uint64_t>(status.st_size);
+    const RegularInput input = open_regular_input(
+        path, "input file", "every rank reads its own byte range of an input, so it must be a regular file");
+    fd_ = input.fd;
+    size_ = input.size;
   }
   ~InputFile() { ::close(fd_); }
   InputFile(const InputFile&) = delete;
