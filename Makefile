@@ -39,15 +39,15 @@ sanitize: setup
 	cd $(ASAN_BUILD) && ctest --output-on-failure --timeout 900
 
 # ThreadSanitizer over the threaded kernels, the worker teams and the node-shared
-# task lists (unit tests and the joins' MPI tests on 1 and 2 ranks); with
-# MESSAGING=1 also the message layer's network threads (see scripts/tsan.sh).
+# task lists (unit tests and the joins' MPI tests on 1 and 2 ranks), and the
+# message layer's network threads (its suite on 2 and 3 ranks; scripts/tsan.sh).
 TSAN_BUILD ?= build-tsan
 TSAN_TESTS ?= WorkerTeam|RunOnThreads|NodeTask|Threads|threads|Parallel|NodeSharing|Skew|BufferPool|MergeLevel
 tsan: setup
 	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DHPCDB_SANITIZE=thread > /dev/null
 	@cmake --build $(TSAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests
-	@MESSAGING=$(MESSAGING) scripts/tsan.sh $(TSAN_BUILD) '$(TSAN_TESTS)'
+	@scripts/tsan.sh $(TSAN_BUILD) '$(TSAN_TESTS)'
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in tests/fuzz/corpus/.
 FUZZ_BUILD ?= build-fuzz

@@ -252,6 +252,9 @@ std::size_t MessageEngine::receive_class(Priority c, const NetworkRoles& roles, 
 
 void MessageEngine::deliver(const MessageHeader& header, const std::byte* payload, int source, PooledBlock block) {
   Message m;
+  // The header lives in the message's buffer, which the handler may keep and
+  // release on another thread at any time: read all of it before the handler.
+  std::atomic<std::uint64_t>& arrivals = arrived_from_[header.drain_parity & 1][static_cast<std::size_t>(source)];
   m.source_ = source;
   m.endpoint_ = header.endpoint;
   m.priority_ = static_cast<Priority>(header.priority);
@@ -266,22 +269,22 @@ void MessageEngine::deliver(const MessageHeader& header, const std::byte* payloa
   std::shared_ptr<MessageHandler> handler;
   {
     std::shared_lock lock(handlers_mutex_);
-    auto it = handlers_.find(header.endpoint);
+    auto it = handlers_.find(m.endpoint_);
     if (it != handlers_.end()) handler = it->second;
   }
   if (!handler) {
     std::unique_lock lock(handlers_mutex_);
-    auto it = handlers_.find(header.endpoint);
+    auto it = handlers_.find(m.endpoint_);
     if (it == handlers_.end()) {
       waiting_.push_back(std::move(m));  // copies a ring record out
-      arrived_from_[header.drain_parity & 1][static_cast<std::size_t>(source)].fetch_add(1, std::memory_order_release);
+      arrivals.fetch_add(1, std::memory_order_release);
       return;
     }
     handler = it->second;
   }
   (*handler)(m);
   if (borrowed && m.empty()) LayerCounters::bump(counters_.kept_copies);
-  arrived_from_[header.drain_parity & 1][static_cast<std::size_t>(source)].fetch_add(1, std::memory_order_release);
+  arrivals.fetch_add(1, std::memory_order_release);
 }
 
 void MessageEngine::complete_sends(const NetworkRoles& roles) {
