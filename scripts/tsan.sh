@@ -23,7 +23,7 @@ export UCX_MEM_EVENTS=no UCX_MEM_MMAP_HOOK_MODE=none OMPI_MCA_memory=^patcher
 # atomics: ThreadSanitizer would see the copy, not the ordering. The copies
 # made by that component are suppressed (tsan.supp); Open MPI unloads its
 # components at MPI_Finalize, and a suppressed library must stay loaded, so
-# it is preloaded.
+# it is preloaded into every MPI process of the run.
 self_btl="$(ompi_info --path pkglibdir --parsable | sed 's/^path:pkglibdir://')/mca_btl_self.so"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 filter=$(python3 - "$build/tests/hpcdb_unit_tests" "$names" <<'PY'
@@ -46,7 +46,7 @@ echo "tsan: unit tests matching '$names'"
 mpi_filter=$(echo "$names" | sed 's/|/*:*/g')
 for ranks in 1 2; do
   echo "tsan: MPI tests matching '$names' on $ranks rank(s)"
-  mpirun --oversubscribe --bind-to none -np "$ranks" "$build/tests/hpcdb_mpi_tests" --gtest_filter="*$mpi_filter*" \
+  mpirun --oversubscribe --bind-to none -np "$ranks" -x LD_PRELOAD="$self_btl" "$build/tests/hpcdb_mpi_tests" --gtest_filter="*$mpi_filter*" \
     --gtest_brief=1 || status=1
 done
 for ranks in 2 3; do
