@@ -106,6 +106,7 @@ fi
 expect_failure bad_run_length "--run-length" join --algorithm sort-merge --inner 1000 --run-length 3
 expect_failure bad_send_order "send-order" join --algorithm sort-merge --inner 1000 --send-order backwards
 expect_failure bad_subranges "--subranges" join --algorithm sort-merge --inner 1000 --subranges 5000
+expect_success local_passes "local bits 14 in 2 passes \(7 \+ 7\)" join --inner 100K --outer 100K --network-bits 4 --local-bits 14 --verify
 expect_success sort_merge_subranges "verification: passed" join --algorithm sort-merge --inner 200K --outer 200K --zipf 1.05 --run-length 256 --subranges 7 --verify
 
 # --- JSON output is an array of one object per repetition with the promised fields
@@ -124,6 +125,7 @@ for r in runs:
     assert abs(r["tuples_per_second"] - 200000 / r["seconds"]) < 1e-6 * r["tuples_per_second"]
     for p in ["histogram", "window_allocation", "network_partition", "local_partition", "build_probe"]:
         assert r["phases"][p]["max"] >= r["phases"][p]["mean"] >= 0
+    assert sum(r["config"]["local_passes"]) == r["config"]["local_bits"], r["config"]
 PY
 then passed=$((passed + 1)); echo "ok   json_output"; else failed=$((failed + 1)); echo "FAIL json_output"; cat "$work/err"; fi
 
@@ -153,6 +155,22 @@ c = r["config"]
 assert r["verified"] is True and c["runs_sorted_by_32bit_keys"] < c["runs_sent"], c
 PY
 then passed=$((passed + 1)); echo "ok   sort_merge_wide_and_narrow_runs"; else failed=$((failed + 1)); echo "FAIL sort_merge_wide_and_narrow_runs"; cat "$work/err"; fi
+
+# --- peak memory per rank against the input and the estimate that refuses oversized joins:
+# the estimate must never be below what a join really takes
+for algorithm in radix sort-merge cyclo broadcast; do
+  timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm $algorithm --inner 4M --outer 4M --json "$work/mem.json" > "$work/out" 2> "$work/err"
+  if python3 - "$work/mem.json" "$work/out" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))["memory"]
+input_bytes = 8_000_000 * 16 // int(open(sys.argv[2]).read().split(" rank")[0].split()[-1])
+assert abs(m["input_bytes_per_rank"] - input_bytes) <= 64, (m, input_bytes)  # fragments differ by a tuple or two
+assert m["private_bytes"] + m["shared_bytes"] == m["peak_bytes_per_rank"], m
+assert input_bytes <= m["peak_bytes_per_rank"] <= m["estimate_bytes_per_rank"], m
+assert "memory: peak " in open(sys.argv[2]).read()
+PY
+  then passed=$((passed + 1)); echo "ok   memory_$algorithm"; else failed=$((failed + 1)); echo "FAIL memory_$algorithm"; cat "$work/err" "$work/out"; fi
+done
 
 # --- the shuffle operator: every design, checked by per-source counts and checksums
 expect_failure shuffle_buffer_too_small "--buffer-size 64 B holds no row of 16 B after the 64-byte batch header; use at least 128 B" shuffle --tuples 1000 --buffer-size 64

@@ -79,6 +79,10 @@ TEST(RadixPlan, RequestedBitsAreKeptWithinTheirLimits) {
   const RadixPlan plan = plan_radix_join(facts_for(1u << 20, 1u << 20, 2, 1, true), config);
   EXPECT_EQ(plan.bits.network, 9u);
   EXPECT_EQ(plan.bits.local, 5u);
+  EXPECT_EQ(plan.local_passes, std::vector<unsigned>{5});
+  config.local_bits = 14;  // beyond one pass's fan-out: two passes
+  EXPECT_EQ(plan_radix_join(facts_for(1u << 20, 1u << 20, 2, 1, true), config).local_passes,
+            (std::vector<unsigned>{7, 7}));
   config.network_bits = 24;
   config.local_bits = 20;
   EXPECT_THROW(plan_radix_join(facts_for(1u << 20, 1u << 20, 2, 1, true), config), UsageError);

@@ -159,6 +159,9 @@ const Variant kVariants[] = {
      make_sort_merge(true, 3, 100, 16, SendOrder::shifted, Splitters::equal, 3)},
     {"local_pass", make_config(false, 2, Assignment::round_robin, 4096, 2, 3, 4, 7),
      make_sort_merge(false, 2, 4096, 8, SendOrder::shifted, Splitters::sampled, 5)},
+    // 13 local bits: two local passes (7 + 6), most final partitions empty.
+    {"two_local_passes", make_config(false, 1, Assignment::skew_aware, 4096, 2, 2, 13),
+     make_sort_merge(false, 1, 512, 4, SendOrder::natural, Splitters::sampled, 2)},
     uncompressed_put(),
     scheduled("scheduled_synchronized_puts", ExchangeSchedule::synchronized, ExchangeTransport::put, 1 << 20),
     scheduled("scheduled_unsynchronized_messages", ExchangeSchedule::unsynchronized, ExchangeTransport::messages, 100),

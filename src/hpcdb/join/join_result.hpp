@@ -18,6 +18,7 @@ struct PhaseTime {
 struct EffectiveRadixSettings {
   unsigned network_bits = 0;
   unsigned local_bits = 0;
+  std::vector<unsigned> local_passes;  // bits per local pass
   bool compressed = false;
   unsigned tuple_bytes = 16;  // bytes per tuple in windows
   unsigned key_bits = 0;      // bits the keys use

@@ -94,7 +94,7 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
   c.build = n / best_seconds(o.repeat, [&] {
     for (std::size_t p = 0; p < partitions; ++p) table.build(windows.data() + start[p], counts[p]);
   });
-  PartitionJoiner<CompressedFormat> joiner(format, 0, ~std::uint64_t{0});
+  PartitionJoiner<CompressedFormat> joiner(format, {}, ~std::uint64_t{0}, 0, 0);
   double probe_seconds = 1e300;
   for (unsigned k = 0; k < o.repeat; ++k) {
     double seconds = 0;

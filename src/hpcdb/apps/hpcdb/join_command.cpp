@@ -16,6 +16,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/output_path.hpp"
+#include "hpcdb/core/process_memory.hpp"
 #include "hpcdb/core/standard_output.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
@@ -102,10 +103,13 @@ InputSizes input_sizes(const JoinOptions& options) {
 
 // Refuses, before anything is allocated, a job that cannot fit in this node's
 // memory: the inputs, and what the plan for inputs of these sizes sets aside.
-void check_memory(const Cluster& cluster, const JoinOptions& options, InputSizes sizes, const MemoryEstimate& join) {
+// Returns what the join itself needs per rank (without the reference join and
+// payloads).
+std::uint64_t check_memory(const Cluster& cluster, const JoinOptions& options, InputSizes sizes, const MemoryEstimate& join) {
   const int ranks = cluster.size();
   const std::uint64_t input = (sizes.inner + sizes.outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
-  std::uint64_t per_rank = input + join.total();
+  const std::uint64_t join_per_rank = input + join.total();
+  std::uint64_t per_rank = join_per_rank;
   if (options.payload_width > 0) {
     // Payload columns, and the rows of the result (as many as S's tuples when every one matches).
     per_rank += (sizes.inner + sizes.outer) / static_cast<std::uint64_t>(ranks) * options.payload_width +
@@ -126,6 +130,26 @@ void check_memory(const Cluster& cluster, const JoinOptions& options, InputSizes
   if (const std::optional<std::string> shortfall = shared_memory_shortfall(shared_per_node)) {
     throw UsageError("this join (inputs and receive windows) " + *shortfall + ", or use smaller --inner/--outer");
   }
+  return join_per_rank;
+}
+
+// The largest rank's peak over the set-up and runs the meter saw.
+JoinMemory measured_memory(const Cluster& cluster, const PeakMemoryMeter& meter, std::uint64_t input,
+                           std::uint64_t estimate) {
+  const MemoryPeak peak = meter.stop();
+  const MPI_Comm world = cluster.world();
+  JoinMemory m;
+  m.peak_bytes = allreduce(peak.total(), MPI_MAX, world);
+  // The parts of the rank with the largest peak (the lowest such rank).
+  const int largest = allreduce(peak.total() == m.peak_bytes ? cluster.rank() : cluster.size(), MPI_MIN, world);
+  std::uint64_t parts[2] = {peak.private_bytes, peak.shared_bytes};
+  MPI_Bcast(parts, 2, MPI_UINT64_T, largest, world);
+  m.private_bytes = parts[0];
+  m.shared_bytes = parts[1];
+  m.input_bytes = allreduce(input, MPI_MAX, world);
+  m.estimate_bytes = estimate;
+  m.since_start = allreduce(peak.since_start ? 1 : 0, MPI_MIN, world) == 1;
+  return m;
 }
 
 // The model's view of this join: the job's shape and what the plan decided.
@@ -150,11 +174,12 @@ JoinShape model_shape(const Cluster& cluster, const JoinOptions& options, const 
 int run_join_command(const Cluster& cluster, JoinOptions& options) {
   const MPI_Comm world = cluster.world();
   const bool leader = cluster.rank() == 0;
+  std::uint64_t estimated_bytes = 0;
   run_collectively(world, [&] {
     resolve(options, cluster.size());
     const InputSizes sizes = input_sizes(options);
     const JoinPlan estimate = plan_join(estimated_join_facts(cluster, sizes.inner, sizes.outer), options.configs());
-    check_memory(cluster, options, sizes, memory_of(estimate));
+    estimated_bytes = check_memory(cluster, options, sizes, memory_of(estimate));
     if (leader) {
       check_output_path(options.json, "JSON file");
       check_output_path(options.output, "pair file", StandardOutput::refused);
@@ -167,6 +192,8 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
 
   // From here on no rank waits forever for a peer that stopped or hangs.
   const ProgressGuard guard(cluster, options.guard);
+  PeakMemoryMeter memory;
+  memory.start();
   Stopwatch setup;
   InputRelations inputs = options.from_files()
                               ? read_relations(cluster, options.input_r, options.input_s, options.csv_header)
@@ -208,6 +235,9 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
       if (leader) flush_standard_output();
     });
   }
+  // Before the reference join and the payloads, which are not the join's.
+  context.memory = measured_memory(cluster, memory, (inputs.inner.tuples.size() + inputs.outer.tuples.size()) * sizeof(Tuple),
+                                   estimated_bytes);
   if (options.verify) context.expected = reference_join(cluster, inputs.inner, inputs.outer);
   std::optional<PayloadRows> payloads;
   if (options.payload_width > 0) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -18,6 +19,12 @@ std::string algorithm_name(const JoinOptions& options) {
 
 double tuples_per_second(const JoinResult& r) {
   return r.seconds > 0 ? static_cast<double>(r.inner_tuples + r.outer_tuples) / r.seconds : 0.0;
+}
+
+// " in 2 passes (7 + 7)" when the local partitioning takes more than one pass.
+std::string local_passes_text(const std::vector<unsigned>& passes) {
+  if (passes.size() <= 1) return "";
+  return fmt::format(" in {} passes ({})", passes.size(), fmt::join(passes, " + "));
 }
 
 std::string write_path(const JoinOptions& options, const RunContext& context) {
@@ -78,6 +85,7 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
   if (options.is_radix()) {
     return {{"network_bits", r.radix.network_bits},
             {"local_bits", r.radix.local_bits},
+            {"local_passes", r.radix.local_passes},
             {"compression", options.compression},
             {"compressed", r.radix.compressed},
             {"tuple_bytes", r.radix.tuple_bytes},
@@ -150,6 +158,12 @@ nlohmann::ordered_json run_to_json(const JoinOptions& options, const RunContext&
       {"seconds", r.seconds},
       {"tuples_per_second", tuples_per_second(r)},
       {"setup_seconds", context.setup_seconds},
+      {"memory", {{"peak_bytes_per_rank", context.memory.peak_bytes},
+                  {"private_bytes", context.memory.private_bytes},
+                  {"shared_bytes", context.memory.shared_bytes},
+                  {"input_bytes_per_rank", context.memory.input_bytes},
+                  {"estimate_bytes_per_rank", context.memory.estimate_bytes},
+                  {"peak_covers_setup_and_runs_only", context.memory.since_start}}},
       {"bytes_sent", r.bytes_sent},
       {"bytes_put", r.bytes_put},
       {"puts", r.puts},
@@ -222,8 +236,9 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                format_bytes(static_cast<double>(first.stream.chunk_bytes)), first.stream.tuple_bytes,
                first.stream.compressed ? " (compressed)" : "");
   } else if (options.is_radix()) {
-    fmt::print(out, "  plan  : network bits {}, local bits {}, {}-byte tuples{}, {}, {} assignment\n",
-               first.radix.network_bits, first.radix.local_bits, first.radix.tuple_bytes,
+    fmt::print(out, "  plan  : network bits {}, local bits {}{}, {}-byte tuples{}, {}, {} assignment\n",
+               first.radix.network_bits, first.radix.local_bits, local_passes_text(first.radix.local_passes),
+               first.radix.tuple_bytes,
                first.radix.compressed ? " (compressed)" : "",
                options.radix.scheduled
                    ? fmt::format("local pass, then whole partitions by {}, {} schedule", options.exchange, options.schedule)
@@ -286,6 +301,14 @@ void print_summary(std::ostream& out, const RunContext& context, const std::vect
   const double tuples = static_cast<double>(results.front().inner_tuples + results.front().outer_tuples);
   fmt::print(out, "median over {} run{}: {:.4f} s, {:.1f} M tuples/s (min {:.4f} s, max {:.4f} s)\n", n,
              n == 1 ? "" : "s", median, median > 0 ? tuples / median / 1e6 : 0.0, seconds.front(), seconds.back());
+  const JoinMemory& m = context.memory;
+  fmt::print(out, "memory: peak {} per rank (largest rank: {} private + {} of node-shared memory), {:.2f}x its input of {}; "
+                  "estimated {}{}\n",
+             format_bytes(static_cast<double>(m.peak_bytes)), format_bytes(static_cast<double>(m.private_bytes)),
+             format_bytes(static_cast<double>(m.shared_bytes)),
+             m.input_bytes > 0 ? static_cast<double>(m.peak_bytes) / static_cast<double>(m.input_bytes) : 0.0,
+             format_bytes(static_cast<double>(m.input_bytes)), format_bytes(static_cast<double>(m.estimate_bytes)),
+             m.since_start ? "" : " (peak since the process started)");
   if (context.expected) {
     const bool all = std::all_of(results.begin(), results.end(), [&](const JoinResult& r) { return matches_expected(context, r); });
     fmt::print(out, "verification: {} (reference join: {} matches, checksum 0x{:016x})\n", all ? "passed" : "FAILED",

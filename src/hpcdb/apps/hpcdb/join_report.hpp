@@ -13,12 +13,25 @@
 
 namespace hpcdb {
 
+// A rank's peak memory from the start of the set-up to the end of the last
+// run (inputs, windows, buffers, the runs' own allocations), against its
+// input and the estimate the command checked before anything was allocated.
+struct JoinMemory {
+  std::uint64_t peak_bytes = 0;     // the largest rank's peak
+  std::uint64_t private_bytes = 0;  // of which private pages
+  std::uint64_t shared_bytes = 0;   // and its share of node-shared memory
+  std::uint64_t input_bytes = 0;    // its input, 16 bytes per tuple
+  std::uint64_t estimate_bytes = 0;
+  bool since_start = true;  // false: the kernel kept the peak from the process start
+};
+
 struct RunContext {
   int ranks = 1;
   int nodes = 1;
   double setup_seconds = 0;
   std::optional<JoinDigest> expected;  // present with --verify
   std::optional<ModelPrediction> model;  // present with --calibration
+  JoinMemory memory;
   // Payload splitting (--payload-bytes), after the first run.
   double payload_seconds = 0;
   std::uint64_t payload_bytes_sent = 0;

@@ -6,6 +6,7 @@
 // cache-resident build and probe per final partition (build_probe).
 // Partitions too large for one thread (partition_join_tasks.hpp) are joined
 // by all of the owner's threads together over shared read-only tables.
+#include <algorithm>
 #include <barrier>
 #include <cstdint>
 #include <memory>
@@ -118,10 +119,21 @@ PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const 
   const unsigned threads = plan.config.threads;
   const PartitionJoinTasks tasks = plan_partition_joins(cluster, threads, histograms, placement);
 
+  // Every thread's local-pass scratch holds the largest partition one thread
+  // joins alone; a heavy partition's pass (thread 0) grows it if need be.
+  std::uint64_t largest_r = 0;
+  std::uint64_t largest_s = 0;
+  for (const std::vector<std::size_t>& list : tasks.normal) {
+    for (std::size_t p : list) {
+      largest_r = std::max(largest_r, histograms.inner(p));
+      largest_s = std::max(largest_s, histograms.outer(p));
+    }
+  }
   std::vector<std::unique_ptr<PartitionJoiner<Format>>> joiners;
   std::vector<MatchCollector> collectors(threads);
   for (unsigned t = 0; t < threads; ++t) {
-    joiners.push_back(std::make_unique<PartitionJoiner<Format>>(format, plan.bits.local, plan.build_budget));
+    joiners.push_back(
+        std::make_unique<PartitionJoiner<Format>>(format, plan.local_passes, plan.build_budget, largest_r, largest_s));
     collectors[t].keep_pairs = plan.config.keep_pairs;
   }
   partition_join::SharedPartitionJoin<Format> shared(format, plan.bits.local, threads);

@@ -1,7 +1,8 @@
 #pragma once
-// Joins one network partition on one worker thread: an optional local
-// radix pass (on the key bits after the network bits) into thread-private,
-// cache-resident scratch, then build and probe per final partition.
+// Joins one network partition on one worker thread: the plan's local radix
+// passes (on the key bits after the network bits, each of bounded fan-out)
+// into thread-private scratch, pre-faulted for the largest partition, then
+// build and probe per final partition.
 // A final build partition larger than the cache budget is split into several
 // tables, each probed by the whole probe partition.
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "hpcdb/core/bits.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/kernels/hash_table.hpp"
+#include "hpcdb/kernels/local_radix_partitioner.hpp"
 #include "hpcdb/kernels/match_collector.hpp"
 
 namespace hpcdb {
@@ -32,14 +34,25 @@ class PartitionJoiner {
   using Stored = typename Format::Stored;
   static constexpr unsigned kMaxBuildSplits = 8;
 
-  PartitionJoiner(Format format, unsigned local_bits, std::uint64_t build_budget)
-      : format_(format), local_bits_(local_bits), build_budget_(build_budget), table_(format, local_bits) {}
+  // `local_passes`: bits per local pass (none: no local partitioning);
+  // scratch for partitions of up to `largest_r` and `largest_s` tuples is
+  // allocated and pre-faulted now.
+  PartitionJoiner(Format format, const std::vector<unsigned>& local_passes, std::uint64_t build_budget,
+                  std::size_t largest_r, std::size_t largest_s)
+      : format_(format),
+        r_parts_(local_passes, local_passes.empty() ? 0 : largest_r, ScatterStores::direct),
+        s_parts_(local_passes, local_passes.empty() ? 0 : largest_s, ScatterStores::direct),
+        local_bits_(r_parts_.total_bits()),
+        build_budget_(build_budget),
+        table_(format, local_bits_) {}
 
-  // Runs the local pass over r and s into this joiner's scratch.
+  // Runs the local passes over r and s into this joiner's scratch.
   LocalPartitions<Stored> partition(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns) {
+    const Format format = format_;
+    auto key_of = [format](const Stored& item) { return format.residual_key(item); };
     LocalPartitions<Stored> parts;
-    parts.r = scatter(r, nr, scratch_r_, parts.r_start);
-    parts.s = scatter(s, ns, scratch_s_, parts.s_start);
+    parts.r = r_parts_.partition(r, nr, key_of, parts.r_start);
+    parts.s = s_parts_.partition(s, ns, key_of, parts.s_start);
     return parts;
   }
 
@@ -109,26 +122,12 @@ class PartitionJoiner {
   std::uint64_t build_splits = 0;
 
  private:
-  const Stored* scatter(const Stored* in, std::size_t n, std::vector<Stored>& out, std::vector<std::uint64_t>& start) {
-    const std::size_t fanout = std::size_t{1} << local_bits_;
-    const std::uint64_t mask = fanout - 1;
-    start.assign(fanout + 1, 0);
-    for (std::size_t i = 0; i < n; ++i) ++start[(format_.residual_key(in[i]) & mask) + 1];
-    for (std::size_t i = 0; i < fanout; ++i) start[i + 1] += start[i];
-    if (out.size() < n) out.resize(n);
-    cursor_.assign(start.begin(), start.end() - 1);
-    Stored* dst = out.data();
-    for (std::size_t i = 0; i < n; ++i) dst[cursor_[format_.residual_key(in[i]) & mask]++] = in[i];
-    return dst;
-  }
-
   Format format_;
+  LocalRadixPartitioner<Stored> r_parts_;
+  LocalRadixPartitioner<Stored> s_parts_;
   unsigned local_bits_;
   std::uint64_t build_budget_;
   BucketChainTable<Format> table_;
-  std::vector<Stored> scratch_r_;
-  std::vector<Stored> scratch_s_;
-  std::vector<std::uint64_t> cursor_;
 };
 
 }  // namespace hpcdb

@@ -6,13 +6,11 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/join/radix/input_chunks.hpp"
 #include "hpcdb/join/receive_windows.hpp"
+#include "hpcdb/kernels/local_radix_partitioner.hpp"
 
 namespace hpcdb {
 
 namespace {
-// Largest fan-out a single pass sustains at full speed: beyond it the
-// write-combining lines and the TLB no longer hold all partitions.
-constexpr unsigned kMaxSinglePassBits = 11;
 
 RadixBits bits_for(const JoinFacts& facts, const RadixJoinConfig& config, unsigned tuple_bytes) {
   return choose_radix_bits(facts.inner_tuples, facts.ranks, config.threads, tuple_bytes, facts.cpu, config.network_bits,
@@ -70,6 +68,7 @@ RadixPlan plan_radix_join(const JoinFacts& facts, const RadixJoinConfig& config)
   if (plan.bits.network > 24) throw UsageError("--network-bits must be at most 24");
   if (plan.bits.network + plan.bits.local > 40) throw UsageError("--network-bits plus --local-bits must be at most 40");
   plan.partitions = std::size_t{1} << plan.bits.network;
+  plan.local_passes = split_radix_bits(plan.bits.local, kMaxSinglePassBits);
   plan.build_budget = cache_resident_build_tuples(plan.tuple_bytes, facts.cpu);
 
   plan.input_chunks = InputChunks::chunks_for(config.input_chunks, std::max(facts.inner_tuples, facts.outer_tuples),

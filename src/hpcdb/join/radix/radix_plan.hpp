@@ -4,6 +4,7 @@
 // after: by the operator, its memory estimate, the model and the report.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "hpcdb/core/cpu_info.hpp"
 #include "hpcdb/join/join_config.hpp"
@@ -19,9 +20,17 @@ struct RadixBits {
   unsigned local = 0;  // 0 = no local pass
 };
 
+// Most bits one radix pass takes: beyond them the write-combining lines and
+// the TLB no longer hold all partitions. The network pass and every local
+// pass keep to it.
+inline constexpr unsigned kMaxSinglePassBits = 11;
+
 struct RadixPlan {
   RadixJoinConfig config;
   RadixBits bits;
+  // The local partitioning: bits per pass (lowest key bits first), as many
+  // passes of at most kMaxSinglePassBits as bits.local takes; empty: none.
+  std::vector<unsigned> local_passes;
   std::size_t partitions = 1;  // of the network pass, 2^bits.network
   // Tuples travel and are joined as 8-byte values when the keys (less the
   // network bits) and rids fit, else as 16-byte tuples.
