@@ -30,7 +30,8 @@ RADIX_PHASES = ["histogram", "window_allocation", "network_partition", "network_
 SORT_MERGE_PHASES = ["partition", "window_allocation", "sort", "sort_wait", "merge", "match"]
 
 
-def run_join(args, join_args, ranks=2, threads=1, launcher=None):
+def run_join(args, join_args, ranks=2, threads=1, launcher=None, refusal_ok=False):
+    """The runs' JSON objects; None when refusal_ok and the join was refused for memory."""
     with tempfile.NamedTemporaryFile(suffix=".json") as out:
         command = [args.hpcdb, "join", *join_args, "--threads", str(threads), "--repeat", str(args.repeat),
                    "--json", out.name]
@@ -39,6 +40,9 @@ def run_join(args, join_args, ranks=2, threads=1, launcher=None):
         else:
             command = [*launcher, "--", *command]
         done = subprocess.run(command, env=ENV, capture_output=True, text=True)
+        if refusal_ok and done.returncode == 2 and "of memory on this node" in done.stderr:
+            print(f"  refused: {done.stderr.strip().splitlines()[-1][:300]}", flush=True)
+            return None
         if done.returncode != 0:
             sys.exit(f"experiments.py: {' '.join(command)} failed:\n{done.stderr[-3000:]}")
         runs = json.load(open(out.name))
@@ -59,6 +63,12 @@ def point(runs, **labels):
                matches=runs[0]["matches"], verified=all(r.get("verified") is not False for r in runs))
     for name in runs[0]["phases"]:
         row[f"phase_{name}"] = float(np.median([r["phases"][name]["max"] for r in runs]))
+    if "memory" in runs[0]:
+        memory = runs[0]["memory"]
+        row["peak_bytes_per_rank"] = memory["peak_bytes_per_rank"]
+        row["input_bytes_per_rank"] = memory["input_bytes_per_rank"]
+        row["estimate_bytes_per_rank"] = memory["estimate_bytes_per_rank"]
+        row["peak_over_input"] = memory["peak_bytes_per_rank"] / max(1, memory["input_bytes_per_rank"])
     if "model" in runs[0]:
         row["model_seconds"] = runs[0]["model"]["seconds"]
         row["network_bound"] = runs[0]["model"]["network_bound"]
@@ -137,14 +147,36 @@ def phases(args):
 
 
 def size(args):
+    """Both joins from 8M x 8M up to the largest size the machine holds (a size the
+    join refuses for memory ends its series): throughput and peak memory per rank."""
     rows = []
+    sizes = ["8M", "16M", "32M", "64M", "128M", "160M", "256M", "384M", "512M"]
+    if args.quick:
+        sizes = ["1M", "2M", "4M", "8M"]
     for algorithm in ["radix", "sort-merge"]:
-        for n in ["4M", "8M", "16M", "32M", "64M"]:
-            n = size_arg(args, n)
-            rows.append(point(run_join(args, ["--algorithm", algorithm, "--inner", n, "--outer", n]),
-                              algorithm=algorithm, variant=algorithm, x=n))
+        for n in sizes:
+            runs = run_join(args, ["--algorithm", algorithm, "--inner", n, "--outer", n], refusal_ok=True)
+            if runs is None:
+                break
+            row = point(runs, algorithm=algorithm, variant=algorithm, x=n)
+            print(f"  {algorithm} {n}: {row['tuples_per_second'] / 1e6:.1f} M tuples/s, peak "
+                  f"{row['peak_bytes_per_rank'] / 2**30:.2f} GiB per rank = {row['peak_over_input']:.2f}x its input, "
+                  f"estimate {row['estimate_bytes_per_rank'] / 2**30:.2f} GiB (load {load_average()})", flush=True)
+            rows.append(row)
     save(args, "size", rows)
     plot(args, "size", lines(rows, "tuples per relation"))
+
+    def draw_memory(ax):
+        for series in sorted({r["variant"] for r in rows}):
+            pts = [r for r in rows if r["variant"] == series]
+            ax.plot(range(len(pts)), [r["peak_over_input"] for r in pts], marker="o", label=f"{series}: measured peak")
+            ax.plot(range(len(pts)), [r["estimate_bytes_per_rank"] / r["input_bytes_per_rank"] for r in pts],
+                    linestyle="--", label=f"{series}: estimate")
+            ax.set_xticks(range(len(pts)), [str(r["x"]) for r in pts])
+        ax.set_xlabel("tuples per relation")
+        ax.set_ylabel("memory per rank / its input")
+        ax.legend()
+    plot(args, "size_memory", draw_memory)
 
 
 def ratio(args):

@@ -66,9 +66,11 @@ std::optional<std::uint64_t> free_bytes_in(const std::string& directory) {
   return static_cast<std::uint64_t>(info.f_bavail) * static_cast<std::uint64_t>(info.f_frsize);
 }
 
-std::optional<std::string> shared_memory_shortfall(std::uint64_t bytes, const std::string& directory) {
-  const std::optional<std::uint64_t> free = free_bytes_in(directory);
+std::optional<std::string> shared_memory_shortfall(std::uint64_t bytes, const std::string& directory,
+                                                   std::uint64_t held) {
+  std::optional<std::uint64_t> free = free_bytes_in(directory);
   if (!free) return std::nullopt;
+  *free += held;
   const double usable = kUsableSharedMemoryShare * static_cast<double>(*free);
   if (static_cast<double>(bytes) <= usable) return std::nullopt;
   return fmt::format(

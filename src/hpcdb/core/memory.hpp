@@ -107,9 +107,11 @@ inline constexpr double kUsableSharedMemoryShare = 0.95;
 // When `bytes` of node-shared memory would not fit in the usable share of
 // the file system holding `directory`: what to tell the user, starting
 // "needs about ..." and stating the margin. Nothing when they fit or the
-// directory cannot be examined.
+// directory cannot be examined. `held`: bytes of the need already allocated
+// there (they count as free for the comparison).
 std::optional<std::string> shared_memory_shortfall(std::uint64_t bytes,
-                                                   const std::string& directory = kSharedMemoryDirectory);
+                                                   const std::string& directory = kSharedMemoryDirectory,
+                                                   std::uint64_t held = 0);
 
 // The same for memory: when `bytes` exceed the usable share of `available`.
 std::optional<std::string> memory_shortfall(std::uint64_t bytes, std::uint64_t available = available_memory_bytes());

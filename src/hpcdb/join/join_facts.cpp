@@ -45,6 +45,16 @@ JoinFacts agreed_join_facts(const Cluster& cluster, const Relation& inner, const
   return facts;
 }
 
+JoinFacts densest_join_facts(const Cluster& cluster, std::uint64_t inner_tuples, std::uint64_t outer_tuples) {
+  JoinFacts facts = estimated_join_facts(cluster, inner_tuples, outer_tuples);
+  facts.bounds_known = true;
+  facts.bounds.min_key = 0;
+  facts.bounds.max_key = std::max(inner_tuples, outer_tuples);
+  facts.bounds.key_or = facts.bounds.max_key;
+  facts.bounds.rid_or = std::max(facts.largest_inner_fragment, facts.largest_outer_fragment);
+  return facts;
+}
+
 JoinFacts estimated_join_facts(const Cluster& cluster, std::uint64_t inner_tuples, std::uint64_t outer_tuples) {
   JoinFacts facts = job_facts(cluster);
   const auto ranks = static_cast<std::uint64_t>(cluster.size());

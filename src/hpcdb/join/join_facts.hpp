@@ -43,5 +43,9 @@ JoinFacts agreed_join_facts(const Cluster& cluster, const Relation& inner, const
 // Collective: the facts of a join of relations of these global sizes, before
 // they exist (fragments as the generator and readers cut them, bounds unknown).
 JoinFacts estimated_join_facts(const Cluster& cluster, std::uint64_t inner_tuples, std::uint64_t outer_tuples);
+// The same with the bounds of the densest data of these sizes (keys up to
+// the larger size, rids up to the largest fragment): plans for it are the
+// least a join of these sizes could need.
+JoinFacts densest_join_facts(const Cluster& cluster, std::uint64_t inner_tuples, std::uint64_t outer_tuples);
 
 }  // namespace hpcdb

@@ -8,6 +8,11 @@
 
 namespace hpcdb {
 
+// What a rank holds besides its data: the program, MPI's and the threads'
+// own memory. Measured: 5.5-16 MiB private for a 1K x 1K join of every
+// algorithm on 1-4 ranks; rounded up.
+inline constexpr std::uint64_t kRankBaseBytes = std::uint64_t{32} << 20;
+
 struct MemoryItem {
   std::string name;        // e.g. "receive windows"
   std::uint64_t bytes = 0;

@@ -15,7 +15,8 @@ ReceiveWindows::ReceiveWindows(const Cluster& cluster, std::size_t capacity, Win
     : cluster_(cluster),
       writes_(writes),
       needs_puts_(writes == WindowWrites::puts_only || (writes == WindowWrites::stores_and_puts && cluster.node_count() > 1)),
-      arena_(cluster, capacity) {}
+      // The mean share is backed now, the skew slack only when skew writes it.
+      arena_(cluster, capacity, static_cast<std::size_t>(static_cast<double>(capacity) / kSkewSlack)) {}
 
 std::size_t ReceiveWindows::capacity_for(std::uint64_t inner, std::uint64_t outer, int ranks, unsigned tuple_bytes) {
   const double share = static_cast<double>(inner + outer) / ranks;

@@ -2,6 +2,7 @@
 
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <exception>
 #include <utility>
@@ -20,7 +21,7 @@ std::byte* page_align(void* p) {
 }
 }  // namespace
 
-NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes) {
+NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes, std::size_t prefault_bytes) {
   const std::size_t rounded = (bytes + kPage - 1) / kPage * kPage;
   MPI_Info info;
   MPI_Info_create(&info);
@@ -51,10 +52,10 @@ NodeSharedArena::NodeSharedArena(const Cluster& cluster, std::size_t bytes) {
   // their owners have allocated them (otherwise a third of a peer's segment
   // stayed on 4 KiB mappings here; the join measured no faster either way).
   for (int i = 0; i < members; ++i) madvise(segment(i), capacity(i) / kPage * kPage, MADV_HUGEPAGE);
-  prefault(segment(cluster.node_rank()), capacity(cluster.node_rank()));
+  prefault(segment(cluster.node_rank()), std::min(prefault_bytes, capacity(cluster.node_rank())));
   MPI_Barrier(cluster.node());
   for (int i = 0; i < members; ++i) {
-    if (i != cluster.node_rank()) touch_for_reading(segment(i), capacity(i));
+    if (i != cluster.node_rank()) touch_for_reading(segment(i), std::min(prefault_bytes, capacity(i)));
   }
 }
 

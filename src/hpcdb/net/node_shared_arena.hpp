@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 #include "hpcdb/net/cluster.hpp"
@@ -16,8 +17,10 @@ namespace hpcdb {
 class NodeSharedArena {
  public:
   NodeSharedArena() = default;
-  // Collective over the node. Every rank asks for its own capacity.
-  NodeSharedArena(const Cluster& cluster, std::size_t bytes);
+  // Collective over the node. Every rank asks for its own capacity, of which
+  // the first `prefault_bytes` are backed by memory now (every rank maps them
+  // too); the rest only when written.
+  NodeSharedArena(const Cluster& cluster, std::size_t bytes, std::size_t prefault_bytes = SIZE_MAX);
   ~NodeSharedArena();
   NodeSharedArena(NodeSharedArena&& other) noexcept;
   NodeSharedArena& operator=(NodeSharedArena&& other) noexcept;

@@ -101,14 +101,17 @@ InputSizes input_sizes(const JoinOptions& options) {
   return {options.workload.inner_tuples, options.workload.outer_tuples};
 }
 
-// Refuses, before anything is allocated, a job that cannot fit in this node's
-// memory: the inputs, and what the plan for inputs of these sizes sets aside.
-// Returns what the join itself needs per rank (without the reference join and
-// payloads).
-std::uint64_t check_memory(const Cluster& cluster, const JoinOptions& options, InputSizes sizes, const MemoryEstimate& join) {
+// Refuses a job that cannot fit in this node's memory: the inputs, and what
+// the plan for inputs of these sizes sets aside. Checked twice: before
+// anything is allocated (the plan for the densest data of these sizes, the
+// least it could need), and once the data is there and its plan agreed
+// (exact; the inputs are held by then, `inputs_held`). Returns what the join
+// itself needs per rank (without the reference join and payloads).
+std::uint64_t check_memory(const Cluster& cluster, const JoinOptions& options, InputSizes sizes, const MemoryEstimate& join,
+                           bool inputs_held) {
   const int ranks = cluster.size();
   const std::uint64_t input = (sizes.inner + sizes.outer) / static_cast<std::uint64_t>(ranks) * sizeof(Tuple);
-  const std::uint64_t join_per_rank = input + join.total();
+  const std::uint64_t join_per_rank = input + join.total() + kRankBaseBytes;
   std::uint64_t per_rank = join_per_rank;
   if (options.payload_width > 0) {
     // Payload columns, and the rows of the result (as many as S's tuples when every one matches).
@@ -117,7 +120,8 @@ std::uint64_t check_memory(const Cluster& cluster, const JoinOptions& options, I
   }
   if (options.verify) per_rank += 2 * input;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
-  if (const std::optional<std::string> shortfall = memory_shortfall(per_node)) {
+  const std::uint64_t held = inputs_held ? input * static_cast<std::uint64_t>(cluster.node_size()) : 0;
+  if (const std::optional<std::string> shortfall = memory_shortfall(per_node, available_memory_bytes() + held)) {
     throw UsageError(fmt::format("this join ({} rank{} x {}: inputs, receive windows, {} buffers{}) {}; {}",
                                  cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
                                  format_bytes(static_cast<double>(per_rank)),
@@ -127,7 +131,7 @@ std::uint64_t check_memory(const Cluster& cluster, const JoinOptions& options, I
   // Inputs and receive windows live in node-shared memory, often a tmpfs
   // smaller than memory.
   const std::uint64_t shared_per_node = (input + join.node_shared()) * static_cast<std::uint64_t>(cluster.node_size());
-  if (const std::optional<std::string> shortfall = shared_memory_shortfall(shared_per_node)) {
+  if (const std::optional<std::string> shortfall = shared_memory_shortfall(shared_per_node, kSharedMemoryDirectory, held)) {
     throw UsageError("this join (inputs and receive windows) " + *shortfall + ", or use smaller --inner/--outer");
   }
   return join_per_rank;
@@ -178,8 +182,8 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   run_collectively(world, [&] {
     resolve(options, cluster.size());
     const InputSizes sizes = input_sizes(options);
-    const JoinPlan estimate = plan_join(estimated_join_facts(cluster, sizes.inner, sizes.outer), options.configs());
-    estimated_bytes = check_memory(cluster, options, sizes, memory_of(estimate));
+    const JoinPlan least = plan_join(densest_join_facts(cluster, sizes.inner, sizes.outer), options.configs());
+    check_memory(cluster, options, sizes, memory_of(least), false);
     if (leader) {
       check_output_path(options.json, "JSON file");
       check_output_path(options.output, "pair file", StandardOutput::refused);
@@ -202,7 +206,11 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   // alike), then built: a failure while the operator allocates, and any in
   // its runs, ends the job from the rank that saw it (fail_fast()).
   JoinPlan plan;
-  run_collectively(world, [&] { plan = plan_join(agreed_join_facts(cluster, inputs.inner, inputs.outer), options.configs()); });
+  run_collectively(world, [&] {
+    plan = plan_join(agreed_join_facts(cluster, inputs.inner, inputs.outer), options.configs());
+    const InputSizes sizes{inputs.inner.global_size, inputs.outer.global_size};
+    estimated_bytes = check_memory(cluster, options, sizes, memory_of(plan), true);
+  });
   std::unique_ptr<DistributedJoin> join;
   fail_fast(cluster, [&] { join = make_join(cluster, plan, inputs.inner, inputs.outer); });
   RunContext context;

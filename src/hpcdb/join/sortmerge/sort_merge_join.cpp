@@ -18,9 +18,9 @@ SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergeJoinConfig& 
 
 SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergePlan& plan) : cluster_(cluster), plan_(plan) {
   windows_ = std::make_unique<ReceiveWindows>(cluster, plan.window_capacity, plan.writes);
-  merge_buffer_ = MemoryRegion(plan.window_capacity, Prefault::yes);
   node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
-  staging_ = MemoryRegion(plan.staging_bytes, Prefault::yes);
+  staging_ = MemoryRegion(plan.staging_and_merge_bytes(), Prefault::no);
+  prefault(staging_.data(), plan.staging_expected_bytes);
   if (plan.config.fault.hits(cluster.rank(), "setup")) throw Error(plan.config.fault.message());
 }
 
@@ -43,7 +43,14 @@ JoinResult SortMergeJoin::run_in(Format format, const Relation& inner, const Rel
   run.phase("window_allocation");
   bool windows_grew = false;
   const RunPlacement placement = place_runs(cluster_, plan, formed, *windows_, windows_grew);
-  if (windows_grew) merge_buffer_ = MemoryRegion(windows_->capacity(), Prefault::yes);
+  // The merge's second buffer mirrors this rank's window: the staging, unless
+  // skew made the window larger than the staging.
+  const std::uint64_t merge_bytes =
+      window_regions(placement.window_tuples[0], placement.window_tuples[1], plan.tuple_bytes).bytes;
+  if (merge_bytes > staging_.bytes() && merge_bytes > merge_buffer_.bytes()) {
+    merge_buffer_ = MemoryRegion(static_cast<std::size_t>(merge_bytes), Prefault::yes);
+  }
+  const MemoryRegion& merge_area = merge_bytes <= staging_.bytes() ? staging_ : merge_buffer_;
 
   run.phase("sort");
   const ShippedRuns shipped = sort_and_ship_runs(cluster_, run, plan, format, formed, placement, staging_, *windows_);
@@ -60,7 +67,7 @@ JoinResult SortMergeJoin::run_in(Format format, const Relation& inner, const Rel
   windows_->close();
 
   run.phase("merge");
-  const MergedRelations<Stored> merged = merge_received_runs(plan, format, placement, windows_->own(), merge_buffer_,
+  const MergedRelations<Stored> merged = merge_received_runs(plan, format, placement, windows_->own(), merge_area,
                                                              static_cast<std::size_t>(cluster_.rank()));
 
   run.phase("match");

@@ -53,8 +53,10 @@ class SortMergeJoin : public DistributedJoin {
   SortMergePlan plan_;
   std::unique_ptr<ReceiveWindows> windows_;
   std::unique_ptr<NodeTaskCounter> node_tasks_;  // each rank's list of input chunks
-  MemoryRegion staging_;                         // runs before they are sorted and sent
-  MemoryRegion merge_buffer_;
+  // Runs before they are sorted and sent; once every window is complete,
+  // the merge phase's second buffer (the staging is no longer needed then).
+  MemoryRegion staging_;
+  MemoryRegion merge_buffer_;  // only when windows grew beyond the staging
 };
 
 }  // namespace hpcdb

@@ -23,6 +23,17 @@ std::size_t staging_bytes(std::uint64_t tuples, int ranks, unsigned threads, uns
   return (tuples + 4ull * threads * ranges * block) * tuple_bytes;
 }
 
+// Blocks uniform data fills: each (thread, relation, range) chain holds its
+// share of the own tuples in whole blocks, and the tuples taken on for
+// co-located ranks fill blocks of their own.
+std::size_t expected_staging_bytes(std::uint64_t own, std::uint64_t help, int ranks, unsigned threads, unsigned subranges,
+                                   std::size_t block, unsigned tuple_bytes) {
+  const std::uint64_t chains = 2ull * threads * static_cast<std::uint64_t>(ranks) * subranges;
+  const std::uint64_t per_chain = own / chains + 1;
+  const std::uint64_t blocks = chains * ((per_chain + block - 1) / block) + (help + block - 1) / block + 2ull * threads;
+  return blocks * block * tuple_bytes;
+}
+
 }  // namespace
 
 unsigned sort_merge_subranges(std::uint64_t inner_tuples, std::uint64_t outer_tuples, int ranks,
@@ -75,14 +86,18 @@ SortMergePlan plan_sort_merge_join(const JoinFacts& facts, const SortMergeJoinCo
   }
   plan.staging_bytes =
       staging_bytes(local + help_room, facts.ranks, config.threads, plan.subranges, plan.run_length, plan.tuple_bytes);
+  plan.staging_expected_bytes = std::min(
+      plan.staging_and_merge_bytes(),
+      std::max(expected_staging_bytes(local, plan.help_tuples, facts.ranks, config.threads, plan.subranges, plan.run_length,
+                                      plan.tuple_bytes),
+               static_cast<std::size_t>(local) * plan.tuple_bytes));
   return plan;
 }
 
 MemoryEstimate SortMergePlan::memory() const {
   MemoryEstimate m;
   m.add("receive windows", window_capacity, true);
-  m.add("merge buffer", window_capacity);
-  m.add("run staging", staging_bytes);
+  m.add("run staging, then merge buffer", staging_expected_bytes);
   return m;
 }
 

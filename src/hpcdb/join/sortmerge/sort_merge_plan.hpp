@@ -2,6 +2,7 @@
 // The sort-merge join's plan: every decision the ranks must share, made once
 // from agreed facts (join_facts.hpp) and the options, and used everywhere
 // after: by the operator, its memory estimate, the model and the report.
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 
@@ -28,7 +29,14 @@ struct SortMergePlan {
   std::uint64_t help_tuples = 0;  // co-located ranks' tuples a rank's workers may take on
   std::size_t window_capacity = 0;  // bytes per rank, with slack for skew (also the merge buffer's)
   WindowWrites writes = WindowWrites::stores_and_puts;
-  std::size_t staging_bytes = 0;    // per rank: runs before they are sorted and sent
+  std::size_t staging_bytes = 0;    // per rank: runs before they are sorted and sent, at most
+  // What uniform data fills of the staging (blocks are handed out from the
+  // start: a block per range, thread and relation, more where they fill up,
+  // and the co-located ranks' share) or of the merge buffer (a rank's mean
+  // share): pre-faulted; the rest of the region is touched only under skew.
+  std::size_t staging_expected_bytes = 0;
+  // One region serves both: the runs are shipped before the merge begins.
+  std::size_t staging_and_merge_bytes() const { return std::max(staging_bytes, window_capacity); }
 
   // Calls f(format) with the plan's format (OffsetCompressedFormat or WideTupleFormat).
   template <class F>
