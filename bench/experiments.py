@@ -113,7 +113,9 @@ def lines(rows, x_label, ylabel="M input tuples/s (median, 95% CI)"):
             tuples = [r["tuples_per_second"] * r["median_seconds"] for r in pts]
             low = [t / 1e6 / r["ci_high"] for t, r in zip(tuples, pts)]
             high = [t / 1e6 / r["ci_low"] for t, r in zip(tuples, pts)]
-            ax.errorbar(xs, tps, yerr=[np.subtract(tps, low), np.subtract(high, tps)], marker="o", capsize=3, label=series)
+            # Clipped at 0: with one run the interval is the point, up to rounding.
+            yerr = [np.maximum(0, np.subtract(tps, low)), np.maximum(0, np.subtract(high, tps))]
+            ax.errorbar(xs, tps, yerr=yerr, marker="o", capsize=3, label=series)
             ax.set_xticks(xs, [str(r["x"]) for r in pts])
         ax.set_xlabel(x_label)
         ax.set_ylabel(ylabel)
