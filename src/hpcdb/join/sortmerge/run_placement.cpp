@@ -5,7 +5,7 @@
 namespace hpcdb {
 
 RunPlacement place_runs(const Cluster& cluster, const SortMergePlan& plan, const FormedRuns& formed,
-                        ReceiveWindows& windows, bool& windows_grew) {
+                        ReceiveWindows& windows) {
   const MPI_Comm world = cluster.world();
   RunPlacement placement;
   const std::size_t ranks = placement.ranks = static_cast<std::size_t>(cluster.size());
@@ -53,7 +53,8 @@ RunPlacement place_runs(const Cluster& cluster, const SortMergePlan& plan, const
   placement.outer_offsets.resize(ranks);
   for (std::size_t q = 0; q < ranks; ++q) placement.outer_offsets[q] = window_regions(inner_sizes[q], 0, plan.tuple_bytes).outer_offset;
   const WindowRegions own = window_regions(placement.window_tuples[0], placement.window_tuples[1], plan.tuple_bytes);
-  windows_grew = windows.open(own.bytes);
+  placement.window_bytes = own.bytes;
+  windows.open(own.bytes);
   return placement;
 }
 

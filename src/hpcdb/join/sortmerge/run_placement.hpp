@@ -29,6 +29,7 @@ struct RunPlacement {
   std::vector<std::uint64_t> incoming;
   std::array<std::uint64_t, 2> window_tuples{};  // this rank receives, inner and outer
   std::vector<std::uint64_t> outer_offsets;      // per rank: byte offset of its outer region
+  std::uint64_t window_bytes = 0;                // this rank's window, both regions
 
   // Slot in its target's region of run `index` of thread `thread`'s chain
   // of (range, relation).
@@ -40,9 +41,8 @@ struct RunPlacement {
   }
 };
 
-// Collective. Opens the windows at their exact sizes; true when the arenas
-// grew (every rank's merge buffer must then grow too).
+// Collective. Opens the windows at their exact sizes.
 RunPlacement place_runs(const Cluster& cluster, const SortMergePlan& plan, const FormedRuns& formed,
-                        ReceiveWindows& windows, bool& windows_grew);
+                        ReceiveWindows& windows);
 
 }  // namespace hpcdb

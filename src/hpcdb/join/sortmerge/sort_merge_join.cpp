@@ -41,12 +41,10 @@ JoinResult SortMergeJoin::run_in(Format format, const Relation& inner, const Rel
   result.sharing.peer_chunks = formed.peer_chunks;
 
   run.phase("window_allocation");
-  bool windows_grew = false;
-  const RunPlacement placement = place_runs(cluster_, plan, formed, *windows_, windows_grew);
+  const RunPlacement placement = place_runs(cluster_, plan, formed, *windows_);
   // The merge's second buffer mirrors this rank's window: the staging, unless
   // skew made the window larger than the staging.
-  const std::uint64_t merge_bytes =
-      window_regions(placement.window_tuples[0], placement.window_tuples[1], plan.tuple_bytes).bytes;
+  const std::uint64_t merge_bytes = placement.window_bytes;
   if (merge_bytes > staging_.bytes() && merge_bytes > merge_buffer_.bytes()) {
     merge_buffer_ = MemoryRegion(static_cast<std::size_t>(merge_bytes), Prefault::yes);
   }
