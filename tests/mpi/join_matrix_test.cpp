@@ -306,6 +306,43 @@ TEST(RadixJoinSkew, HeavyPartitionIsSharedByThreads) {
   EXPECT_GT(result.radix.probe_splits, 0u);
 }
 
+// One thread per rank (the default layout): the ranks of the node share a
+// heavy partition by slices of its larger side.
+void expect_split_across_ranks(const GlobalInput& input, unsigned local_bits) {
+  const JoinResult result = run_once(input, make_config(false, 1, Assignment::skew_aware, 65536, 2, 0, local_bits));
+  const Expected expected = serial_join(input);
+  EXPECT_EQ(result.matches, expected.matches);
+  EXPECT_EQ(result.checksum, expected.checksum);
+  EXPECT_EQ(gather_pairs(result.pairs), expected.pairs);
+  if (cluster().node_size() > 1) {
+    EXPECT_GT(result.radix.probe_splits, 0u);
+    EXPECT_GT(result.sharing.peer_partitions, 0u);
+  } else {
+    EXPECT_EQ(result.radix.probe_splits, 0u);
+  }
+}
+
+TEST(RadixJoinSkew, HeavyProbePartitionIsSplitAcrossRanks) {
+  expect_split_across_ranks(generated(20000, 600000, 1.2, 1.0), 0);
+  expect_split_across_ranks(generated(20000, 600000, 1.2, 1.0), 5);
+}
+
+TEST(RadixJoinSkew, HeavyBuildPartitionIsSplitAcrossRanks) {
+  const GlobalInput probe_heavy = generated(20000, 600000, 1.2, 1.0);
+  const GlobalInput build_heavy{probe_heavy.outer, probe_heavy.inner};
+  expect_split_across_ranks(build_heavy, 0);
+  expect_split_across_ranks(build_heavy, 5);
+}
+
+TEST(RadixJoinSkew, NoSplitWithoutNodeSharing) {
+  const GlobalInput input = generated(20000, 600000, 1.2, 1.0);
+  RadixJoinConfig config = make_config(false, 1, Assignment::skew_aware, 65536, 2);
+  config.share_node_work = false;
+  const JoinResult result = run_once(input, config);
+  EXPECT_EQ(result.matches, serial_join(input).matches);
+  EXPECT_EQ(result.radix.probe_splits, 0u);
+}
+
 TEST(RadixJoinSkew, OversizedBuildPartitionIsSplit) {
   const GlobalInput input = kWorkloads[11].make();  // every key in one partition
   const JoinResult result = run_once(input, make_config(false, 1, Assignment::round_robin, 65536, 2));

@@ -24,7 +24,7 @@ struct EffectiveRadixSettings {
   unsigned key_bits = 0;      // bits the keys use
   unsigned rid_bits = 0;      // bits the rids use
   std::uint64_t build_splits = 0;     // oversized build partitions split
-  std::uint64_t probe_splits = 0;     // oversized probe partitions shared by threads
+  std::uint64_t probe_splits = 0;     // oversized partitions shared by threads, or cut into slices for the node's ranks
   unsigned exchange_rounds = 0;       // scheduled network phase: synchronized rounds
   double exchange_waiting = 0;        // seconds in the barriers between rounds (slowest rank)
 };

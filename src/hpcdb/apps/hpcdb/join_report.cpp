@@ -282,7 +282,12 @@ void print_run(std::ostream& out, const RunContext& context, const JoinResult& r
   }
   if (r.sharing.node_wide || r.sharing.partitions_shared) {
     fmt::print(out, "  shared on the node: {} chunks{} done by a rank other than their owner\n", format_grouped(r.sharing.peer_chunks),
-               r.sharing.partitions_shared ? fmt::format(" and {} partitions", format_grouped(r.sharing.peer_partitions)) : "");
+               r.sharing.partitions_shared ? fmt::format(" and {} partitions or slices", format_grouped(r.sharing.peer_partitions)) : "");
+  }
+  if (r.radix.probe_splits > 0 || r.radix.build_splits > 0) {
+    fmt::print(out, "  skew: {} oversized partition{} shared by several workers, {} build side{} split into cache-sized tables\n",
+               format_grouped(r.radix.probe_splits), r.radix.probe_splits == 1 ? "" : "s", format_grouped(r.radix.build_splits),
+               r.radix.build_splits == 1 ? "" : "s");
   }
 }
 

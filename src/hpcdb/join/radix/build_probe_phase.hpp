@@ -5,7 +5,8 @@
 // by an optional local radix pass in cache (local_partition) and a
 // cache-resident build and probe per final partition (build_probe).
 // Partitions too large for one thread (partition_join_tasks.hpp) are joined
-// by all of the owner's threads together over shared read-only tables.
+// by all of the owner's threads together over shared read-only tables, or,
+// with one thread per rank, cut into slices that the node's ranks share.
 #include <algorithm>
 #include <barrier>
 #include <cstdint>
@@ -32,8 +33,8 @@ struct PartitionJoinTotals {
   MatchCollector matches;
   double local_partition_seconds = 0;  // of the phase's time, in local radix passes (mean over threads)
   std::uint64_t build_splits = 0;      // build partitions split into several tables
-  std::uint64_t probe_splits = 0;      // partitions joined by all threads together
-  std::uint64_t peer_partitions = 0;   // co-located ranks' partitions joined here
+  std::uint64_t probe_splits = 0;      // partitions joined by all threads, or cut into slices across the node
+  std::uint64_t peer_partitions = 0;   // co-located ranks' partitions (or slices) joined here
 };
 
 namespace partition_join {
@@ -117,16 +118,16 @@ PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const 
                                     const ReceiveWindows& windows, NodeTaskCounter& node_tasks) {
   using Stored = typename Format::Stored;
   const unsigned threads = plan.config.threads;
-  const PartitionJoinTasks tasks = plan_partition_joins(cluster, threads, histograms, placement);
+  const PartitionJoinTasks tasks = plan_partition_joins(cluster, threads, plan.share_node_work, histograms, placement);
 
-  // Every thread's local-pass scratch holds the largest partition one thread
+  // Every thread's local-pass scratch holds the largest slice one thread
   // joins alone; a heavy partition's pass (thread 0) grows it if need be.
   std::uint64_t largest_r = 0;
   std::uint64_t largest_s = 0;
-  for (const std::vector<std::size_t>& list : tasks.normal) {
-    for (std::size_t p : list) {
-      largest_r = std::max(largest_r, histograms.inner(p));
-      largest_s = std::max(largest_s, histograms.outer(p));
+  for (const std::vector<PartitionSlice>& list : tasks.normal) {
+    for (const PartitionSlice& slice : list) {
+      largest_r = std::max(largest_r, slice.inner_tuples());
+      largest_s = std::max(largest_s, slice.outer_tuples());
     }
   }
   std::vector<std::unique_ptr<PartitionJoiner<Format>>> joiners;
@@ -139,13 +140,13 @@ PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const 
   partition_join::SharedPartitionJoin<Format> shared(format, plan.bits.local, threads);
   std::vector<std::uint64_t> peer_partitions(threads, 0);
   std::vector<std::size_t> counts;
-  for (const std::vector<std::size_t>& list : tasks.normal) counts.push_back(list.size());
+  for (const std::vector<PartitionSlice>& list : tasks.normal) counts.push_back(list.size());
   node_tasks.start(std::move(counts));
-  // The next partition to join: own first, then (node sharing) the others'.
-  auto next_normal = [&](std::size_t& p) {
+  // The next slice to join: own first, then (node sharing) the others'.
+  auto next_normal = [&](const PartitionSlice*& slice) {
     NodeTaskCounter::Task task;
     if (!node_tasks.next(task, plan.share_node_work)) return false;
-    p = tasks.normal[static_cast<std::size_t>(task.list)][task.index];
+    slice = &tasks.normal[static_cast<std::size_t>(task.list)][task.index];
     return true;
   };
   const int me = cluster.rank();
@@ -155,16 +156,17 @@ PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const 
       shared.join(t, joiner, placement.inner_of<Stored>(windows, cluster, p), histograms.inner(p),
                   placement.outer_of<Stored>(windows, cluster, p), histograms.outer(p), collectors[t]);
     }
-    std::size_t p = 0;
-    while (next_normal(p)) {
+    const PartitionSlice* slice = nullptr;
+    while (next_normal(slice)) {
+      const std::size_t p = slice->partition;
       if (placement.owner[p] != me) ++peer_partitions[t];
-      joiner.join(placement.inner_of<Stored>(windows, cluster, p), histograms.inner(p),
-                  placement.outer_of<Stored>(windows, cluster, p), histograms.outer(p), collectors[t]);
+      joiner.join(placement.inner_of<Stored>(windows, cluster, p) + slice->r_begin, slice->inner_tuples(),
+                  placement.outer_of<Stored>(windows, cluster, p) + slice->s_begin, slice->outer_tuples(), collectors[t]);
     }
   });
 
   PartitionJoinTotals totals;
-  totals.probe_splits = tasks.heavy.size();
+  totals.probe_splits = tasks.heavy.size() + tasks.split_partitions;
   for (unsigned t = 0; t < threads; ++t) {
     totals.local_partition_seconds += joiners[t]->local_partition_seconds / threads;
     totals.build_splits += joiners[t]->build_splits;
