@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 
 #include "hpcdb/core/error.hpp"
@@ -103,11 +104,18 @@ std::string interface_broadcast_address() {
   if (getifaddrs(&list) != 0) return {};
   std::string found;
   for (const ifaddrs* i = list; i != nullptr && found.empty(); i = i->ifa_next) {
-    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET || i->ifa_netmask == nullptr) continue;
     if ((i->ifa_flags & IFF_UP) == 0 || (i->ifa_flags & IFF_LOOPBACK) != 0 || (i->ifa_flags & IFF_BROADCAST) == 0) continue;
-    if (i->ifa_broadaddr == nullptr) continue;
+    // From the address and its mask, not ifa_broadaddr: an address added
+    // without a broadcast address ('ip addr add A/24' without 'brd +')
+    // reports the interface's own address there.
+    const std::uint32_t address = ntohl(reinterpret_cast<const sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr);
+    const std::uint32_t mask = ntohl(reinterpret_cast<const sockaddr_in*>(i->ifa_netmask)->sin_addr.s_addr);
+    if (mask == ~std::uint32_t{0}) continue;  // a /32: no segment to broadcast on
+    in_addr broadcast{};
+    broadcast.s_addr = htonl((address & mask) | ~mask);
     char text[INET_ADDRSTRLEN] = {};
-    inet_ntop(AF_INET, &reinterpret_cast<const sockaddr_in*>(i->ifa_broadaddr)->sin_addr, text, sizeof text);
+    inet_ntop(AF_INET, &broadcast, text, sizeof text);
     found = text;
   }
   freeifaddrs(list);
