@@ -250,6 +250,24 @@ TEST(BroadcastJoinModel, NetworkTimeIsAllOfSOverOneLink) {
   EXPECT_TRUE(p.network_bound);
 }
 
+TEST(BroadcastJoinModel, ComputeBoundChunksSortAndLookUp) {
+  ModelSetting s;
+  s.machines = 1;
+  s.threads_per_machine = 4;  // 4 ranks on one machine: no network
+  s.inner_tuples = 4 * 65536;
+  s.outer_tuples = 8 * 16384;
+  StreamJoinRates r;
+  r.scan = r.sort_run = r.merge = r.match = M;
+  r.run_length = 16384;  // a chunk is one run
+  r.chunk_tuples = 16384;
+  const double sort = 16384 / M;
+  EXPECT_NEAR(predict_broadcast_join(s, r).seconds_of("distribute"), 7 * (sort + 16384 / M), 1e-12);
+  r.lookup = M / 8;  // through R's key directory
+  const ModelPrediction p = predict_broadcast_join(s, r);
+  EXPECT_NEAR(p.seconds_of("distribute"), 7 * (sort + 8 * 16384 / M), 1e-12);
+  EXPECT_NEAR(p.seconds_of("end"), sort + 8 * 16384 / M, 1e-12);
+}
+
 TEST(StreamJoinModels, RefuseMissingRates) {
   StreamJoinRates r = fast_rates();
   r.match = 0;

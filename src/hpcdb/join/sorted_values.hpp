@@ -48,6 +48,23 @@ void encode_sorted(const Format& format, std::span<const Tuple> tuples, typename
   sort_by_key(out, tuples.size(), scratch);
 }
 
+// The pairs of r[i, i_end) and s[j, j_end), one key's groups on both sides
+// (their rid sums given), counted and checksummed, kept when `out` keeps pairs.
+template <class Format>
+void add_group_matches(const Format& format, const typename Format::Stored* r, std::size_t i, std::size_t i_end,
+                       std::uint64_t rid_sum_r, const typename Format::Stored* s, std::size_t j, std::size_t j_end,
+                       std::uint64_t rid_sum_s, MatchCollector& out) {
+  const std::uint64_t nr_group = i_end - i, ns_group = j_end - j;
+  if (nr_group == 0) return;
+  if (out.keep_pairs) {
+    for (std::size_t a = i; a < i_end; ++a) {
+      for (std::size_t b = j; b < j_end; ++b) out.pairs.push_back({format.rid(r[a]), format.rid(s[b])});
+    }
+  }
+  out.count += nr_group * ns_group;
+  out.checksum += pair_checksum(rid_sum_r * ns_group, rid_sum_s * nr_group);
+}
+
 // All pairs of a short sorted s with a much longer sorted r: each group of
 // equal s keys finds its r keys by a galloping search from where the last
 // group ended, so the cost grows with |s| log(|r| / |s|), not with |r|.
@@ -70,16 +87,7 @@ void gallop_join(const Format& format, const typename Format::Stored* r, std::si
     std::size_t i_end = i;
     std::uint64_t rid_sum_r = 0;
     for (; i_end < nr && format.key(r[i_end]) == k; ++i_end) rid_sum_r += format.rid(r[i_end]);
-    const std::uint64_t nr_group = i_end - i, ns_group = j_end - j;
-    if (nr_group > 0) {
-      if (out.keep_pairs) {
-        for (std::size_t a = i; a < i_end; ++a) {
-          for (std::size_t b = j; b < j_end; ++b) out.pairs.push_back({format.rid(r[a]), format.rid(s[b])});
-        }
-      }
-      out.count += nr_group * ns_group;
-      out.checksum += pair_checksum(rid_sum_r * ns_group, rid_sum_s * nr_group);
-    }
+    add_group_matches(format, r, i, i_end, rid_sum_r, s, j, j_end, rid_sum_s, out);
     i = i_end;
     j = j_end;
   }

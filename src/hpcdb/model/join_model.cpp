@@ -189,8 +189,9 @@ ModelPrediction predict_broadcast_join(const ModelSetting& s, const StreamJoinRa
   const double chunks = std::max(1.0, std::ceil(s.outer_tuples / r.chunk_tuples));
   const double chunk = s.outer_tuples / chunks;
   ModelPrediction m = network_figures(s);
-  // Every rank sorts every chunk and joins it with its R (galloping, about a scan of the chunk).
-  const double per_chunk = sort_seconds(chunk, r) + chunk / r.match;
+  // Every rank sorts every chunk and joins it with its R, a lookup in R's key
+  // directory per chunk tuple (R is far denser than a chunk).
+  const double per_chunk = sort_seconds(chunk, r) + chunk / (r.lookup > 0 ? r.lookup : r.match);
   const double network_chunk = n > 1 ? link_seconds(s, chunk) : 0.0;
   m.network_bound = network_chunk > per_chunk;
   m.phases.push_back({"sort", inner / r.scan + sort_seconds(inner, r)});

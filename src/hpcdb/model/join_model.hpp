@@ -56,6 +56,7 @@ struct StreamJoinRates {
   double run_length = 16384;
   bool presort = true;       // cyclo: parts travel sorted
   double chunk_tuples = 0;   // broadcast: tuples per chunk
+  double lookup = 0;         // broadcast: chunk tuples/s through R's key directory (0: the matching scan's rate)
 };
 
 struct PhasePrediction {

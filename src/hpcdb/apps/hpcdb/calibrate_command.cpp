@@ -21,6 +21,7 @@
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/join/radix/network_partitioner.hpp"
+#include "hpcdb/join/key_directory.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
 #include "hpcdb/join/receive_windows.hpp"
 #include "hpcdb/join/sortmerge/sort_formats.hpp"
@@ -62,6 +63,27 @@ KernelInput make_input(std::size_t n) {
   std::shuffle(keys.begin(), keys.end(), std::mt19937_64(7));
   for (std::size_t i = 0; i < n; ++i) in.tuples[i] = {keys[i], i};
   return in;
+}
+
+// The broadcast join's local join: a sorted chunk a sixteenth of R's size
+// (every sixteenth outer key), each tuple looked up through R's key
+// directory. `r` and `outer` are sorted and hold the same keys.
+double measure_directory_lookups(const OffsetCompressedFormat& format, const std::vector<std::uint64_t>& r,
+                                 const std::vector<std::uint64_t>& outer, unsigned repeat) {
+  constexpr std::size_t kSparseness = 16;
+  std::vector<std::uint64_t> chunk;
+  for (std::size_t i = 0; i < outer.size(); i += kSparseness) chunk.push_back(outer[i]);
+  const KeyDirectory<OffsetCompressedFormat> directory(format, r.data(), r.size());
+  std::uint64_t found = 0;
+  const double seconds = best_seconds(repeat, [&] {
+    MatchCollector matches;
+    directory.join(chunk.data(), chunk.size(), matches);
+    found = matches.count;
+  });
+  if (found != chunk.size()) {
+    throw Error("calibration: the directory lookups found " + std::to_string(found) + " of " + std::to_string(chunk.size()));
+  }
+  return static_cast<double>(chunk.size()) / seconds;
 }
 
 void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
@@ -160,6 +182,7 @@ void measure_kernels(const CalibrateOptions& o, std::size_t n, Calibration& c) {
     found = matches.count;
   });
   if (found != n) throw Error("calibration: the matching scan found " + std::to_string(found) + " of " + std::to_string(n));
+  c.lookup = measure_directory_lookups(sort_format, values, outer, o.repeat);
   const ShuffleKernelRates shuffle = measure_shuffle_kernels(n, o.repeat);
   c.shuffle_count = shuffle.count;
   c.shuffle_partition = shuffle.partition;
@@ -323,6 +346,7 @@ void take_slowest_rank(const Cluster& cluster, Calibration& c) {
                      &c.sort_run,
                      &c.merge,
                      &c.match,
+                     &c.lookup,
                      &c.shuffle_count.rows_per_second_16,
                      &c.shuffle_count.rows_per_second_64,
                      &c.shuffle_partition.rows_per_second_16,
@@ -404,6 +428,7 @@ int run_calibrate_command(const Cluster& cluster, const CalibrateOptions& o) {
       {"P_sort_run(l)", c.sort_run},
       {"P_merge (two-way merge pass)", c.merge},
       {"P_match", c.match},
+      {"P_lookup (sparse, key directory)", c.lookup},
   };
   for (const auto& [name, rate] : rows) fmt::print(text, "  {:<34} {:>12.1f}\n", name, rate / 1e6);
   const std::pair<const char*, WidthRates> shuffle_rows[] = {

@@ -17,7 +17,8 @@ nlohmann::ordered_json to_json(const Calibration& c) {
             {"sort_run", c.sort_run},
             {"run_length", c.run_length},
             {"merge", c.merge},
-            {"match", c.match}}},
+            {"match", c.match},
+            {"lookup", c.lookup}}},
           {"shuffle_rows_per_second_per_thread",
            {{"count_16", c.shuffle_count.rows_per_second_16},
             {"count_64", c.shuffle_count.rows_per_second_64},
@@ -47,6 +48,7 @@ Calibration calibration_from_json(const nlohmann::json& j) {
   c.run_length = r.at("run_length");
   c.merge = r.at("merge");
   c.match = r.at("match");
+  c.lookup = r.value("lookup", 0.0);  // absent in older files
   if (j.contains("shuffle_rows_per_second_per_thread")) {  // absent in older files
     const auto& sh = j.at("shuffle_rows_per_second_per_thread");
     c.shuffle_count = {sh.at("count_16"), sh.at("count_64")};

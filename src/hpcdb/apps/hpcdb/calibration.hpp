@@ -22,6 +22,7 @@ struct Calibration {
   double run_length = 16384;
   double merge = 0;       // one two-way merge pass, tuples/s
   double match = 0;       // matching scan, tuples/s
+  double lookup = 0;      // a sparse sorted visitor through a key directory, visitor tuples/s (0: not measured)
   double put_bandwidth = 0;            // bytes/s, rank 0 -> rank 1 with 64 KiB MPI_Rput (0 = not measured)
   double put_latency = 0;              // seconds, one 8-byte put and its flush
   double shared_memory_bandwidth = 0;  // bytes/s, streaming into a co-located rank's window (0 = none)

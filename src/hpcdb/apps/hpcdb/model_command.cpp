@@ -27,7 +27,7 @@ ModelPrediction predict_join(const std::string& algorithm, const Calibration& c,
   s.staged_exchange = shape.radix_staged;
   if (algorithm == "cyclo" || algorithm == "broadcast") {
     StreamJoinRates rates{c.scan, c.sort_run, c.merge, c.match > 0 ? c.match : c.scan, c.run_length, shape.presort,
-                          shape.chunk_bytes / s.tuple_bytes};
+                          shape.chunk_bytes / s.tuple_bytes, c.lookup};
     return algorithm == "cyclo" ? predict_cyclo_join(s, rates) : predict_broadcast_join(s, rates);
   }
   if (algorithm == "radix") return predict_radix_join(s, c.radix_rates(shape.radix_passes));

@@ -4,6 +4,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/key_directory.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/join/sorted_values.hpp"
 #include "hpcdb/net/collectives.hpp"
@@ -33,6 +34,7 @@ MemoryEstimate BroadcastPlan::memory() const {
   const std::uint64_t tuple = format.tuple_bytes;
   MemoryEstimate m;
   m.add("sorted R", largest_inner_fragment * tuple);
+  m.add("R's key directory", key_directory_bytes(largest_inner_fragment));
   m.add("sort space", std::max<std::uint64_t>(largest_inner_fragment, chunk_tuples) * tuple);
   m.add("chunks in flight", (config.depth + 1) * static_cast<std::uint64_t>(chunk_tuples * tuple));
   m.add("visiting chunk", chunk_tuples * tuple);
@@ -97,6 +99,7 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
   };
   if (stream_) stream_->start(encode_outer);  // the first chunks travel while R is sorted
   encode_sorted(format, std::span<const Tuple>(inner.tuples.data(), nr), r, scratch);
+  const KeyDirectory<Format> directory(format, r, nr);
 
   run.phase("distribute");
   MatchCollector matches;
@@ -108,7 +111,7 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
     const std::size_t n = bytes.size() / sizeof(Stored);
     if (n == 0) return;
     copy_sorted_by_key(reinterpret_cast<const Stored*>(bytes.data()), n, values, scratch);
-    join_sorted_in_blocks(format, r, nr, values, n, kJoinBlock, matches, [&] {
+    directory.join_in_blocks(values, n, kJoinBlock, matches, [&] {
       if (stream_) stream_->progress();
     });
   };
