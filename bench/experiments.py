@@ -10,7 +10,8 @@ bench/results/<experiment>.csv and .png. `bandwidth` runs on emulated hosts
 measurement, from a calibration made on the same emulated network.
 `topologies` and `multiplicity` run the ring (cyclo), broadcast (topologies:
 along the ring and by MPI_Ibcast) and radix joins (streaming, synchronized
-and unsynchronized exchange) on 4 emulated hosts at 1 Gbit/s (each host's
+and unsynchronized exchange) on 4 emulated hosts at 1 Gbit/s (`--rate` for
+another link rate; each host's
 link shaped both ways, as a switch port would), the model next to each measurement, every variant once per round
 (`--rounds`), each point labelled with the load averages it ran under;
 `all-to-all` runs `hpcdb netbench --all-to-all` (thesis section 6.1) there.
@@ -265,7 +266,16 @@ def load_average():
         return float(f.read().split()[0])
 
 
+def rate_gbit(rate):
+    """A tc rate ('1gbit', '100mbit', '500mbit') in Gbit/s."""
+    for suffix, scale in (("gbit", 1.0), ("mbit", 1e-3), ("kbit", 1e-6)):
+        if rate.endswith(suffix):
+            return float(rate[:-len(suffix)]) * scale
+    sys.exit(f"experiments.py: --rate {rate}: give it as Ngbit, Nmbit or Nkbit")
+
+
 def emulated_launcher(hosts, rate):
+    rate_gbit(rate)  # refuses a rate tc would not take
     if os.geteuid() != 0:
         sys.exit("experiments.py: emulated hosts need root (network namespaces)")
     cluster = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "emulated_cluster.sh")
@@ -304,12 +314,12 @@ def interleaved(args, launcher, calibration, variants, sizes):
 def topologies(args):
     """The issue's bar: each join against its model on 4 hosts at 1 Gbit/s, 8M x 8M,
     synchronized and unsynchronized radix in the same run, variants interleaved."""
-    launcher = emulated_launcher(4, "1gbit")
+    launcher = emulated_launcher(4, args.rate)
     n = size_arg(args, "8M")
     with tempfile.TemporaryDirectory() as work:
         calibration = os.path.join(work, "cal.json")
         calibrate_on(args, launcher, calibration)
-        rows = interleaved(args, launcher, calibration, EMULATED_JOINS, [(n, n, "4 hosts, 1 Gbit/s")])
+        rows = interleaved(args, launcher, calibration, EMULATED_JOINS, [(n, n, f"4 hosts, {args.rate}")])
     save(args, "topologies", rows)
     for row in rows:
         print(f"  {row['variant']:<22} measured/model {row['measured_over_model']:.2f}"
@@ -320,14 +330,14 @@ def topologies(args):
         ax.bar([x - 0.2 for x in xs], [r["median_seconds"] for r in rows], width=0.4, label="measured (median)")
         ax.bar([x + 0.2 for x in xs], [r["model_seconds"] for r in rows], width=0.4, label="model")
         ax.set_xticks(list(xs), [r["variant"] for r in rows], rotation=20, fontsize=7)
-        ax.set_ylabel("join seconds, 4 emulated hosts at 1 Gbit/s")
+        ax.set_ylabel(f"join seconds, 4 emulated hosts at {args.rate}")
         ax.legend()
     plot(args, "topologies", draw)
 
 
 def multiplicity(args):
     """|R| = 1..12 x |S| (thesis Fig. 4.6): ring and broadcast move S only, radix moves both."""
-    launcher = emulated_launcher(4, "1gbit")
+    launcher = emulated_launcher(4, args.rate)
     outer = 4_000_000 if not args.quick else 500_000
     variants = [v for v in EMULATED_JOINS if v[1] in ("cyclo", "broadcast", "radix synchronized")]
     sizes = [(str(m * outer), str(outer), m) for m in [1, 2, 3, 4, 6, 8, 10, 12]]
@@ -343,7 +353,7 @@ def multiplicity(args):
             ax.plot([r["x"] for r in pts], [r["median_seconds"] for r in pts], marker="o", label=f"{series}, measured")
             ax.plot([r["x"] for r in pts], [r["model_seconds"] for r in pts], linestyle="--", label=f"{series}, model")
         ax.set_xlabel("|R| / |S|")
-        ax.set_ylabel("join seconds, 4 emulated hosts at 1 Gbit/s")
+        ax.set_ylabel(f"join seconds, 4 emulated hosts at {args.rate}")
         ax.legend(fontsize=7)
     plot(args, "multiplicity", draw)
 
@@ -351,7 +361,7 @@ def multiplicity(args):
 def all_to_all(args):
     """Thesis section 6.1 on 4 emulated hosts at 1 Gbit/s: every rank sends the
     same amount to every other in the three schedules (hpcdb netbench --all-to-all)."""
-    launcher = emulated_launcher(4, "1gbit")
+    launcher = emulated_launcher(4, args.rate)
     per_peer = "256Mi" if not args.quick else "32Mi"
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(os.path.abspath(args.out), "all_to_all.json")
@@ -359,7 +369,7 @@ def all_to_all(args):
         out = path.replace(".json", f"_{exchange}.json")
         done = subprocess.run(launcher + ["--", args.hpcdb, "netbench", "--all-to-all", "--exchange", exchange,
                                           "--per-peer", per_peer, "--rounds", str(max(args.rounds, 3)),
-                                          "--bandwidth", "1", "--json", out],
+                                          "--bandwidth", str(rate_gbit(args.rate)), "--json", out],
                               env=ENV, capture_output=True, text=True)
         if done.returncode != 0:
             sys.exit(f"experiments.py: netbench --all-to-all failed:\n{done.stderr[-3000:]}")
@@ -376,6 +386,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=1,
                         help="topologies, multiplicity, all-to-all: rounds over every variant, interleaved")
     parser.add_argument("--quick", action="store_true", help="an eighth of the sizes, for a fast look")
+    parser.add_argument("--rate", default="1gbit",
+                        help="topologies, multiplicity, all-to-all: each emulated host's link (tc rate: 1gbit, 100mbit, ...)")
     parser.add_argument("--hpcdb", default="build/hpcdb")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args()
