@@ -5,7 +5,7 @@
 // visitor then finds each of its keys' stretch of the array by one lookup
 // and a few steps, never scanning or searching the array between its keys:
 // the broadcast join's chunks are far sparser than a rank's R (a merge
-// would read all of R per chunk, a galloping search a dozen keys per tuple).
+// would read all of R per chunk, a galloping search several keys per tuple).
 #include <algorithm>
 #include <bit>
 #include <cstddef>
