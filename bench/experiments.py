@@ -275,7 +275,6 @@ def rate_gbit(rate):
 
 
 def emulated_launcher(hosts, rate):
-    rate_gbit(rate)  # refuses a rate tc would not take
     if os.geteuid() != 0:
         sys.exit("experiments.py: emulated hosts need root (network namespaces)")
     cluster = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "emulated_cluster.sh")
@@ -391,6 +390,7 @@ def main():
     parser.add_argument("--hpcdb", default="build/hpcdb")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args()
+    rate_gbit(args.rate)  # refuses a rate tc would not take, before any run
     experiments[args.experiment](args)
 
 

@@ -35,7 +35,7 @@ class KeyDirectory {
   // Beyond this many candidates a bucket (crowded keys) is searched, not scanned.
   static constexpr std::size_t kScanLimit = 32;
 
-  KeyDirectory(const Format& format, const Stored* r, std::size_t nr) : format_(format), r_(r), nr_(nr) {
+  KeyDirectory(const Format& format, const Stored* r, std::size_t nr) : format_(format), r_(r) {
     if (nr == 0) return;
     low_ = format.key(r[0]);
     high_ = format.key(r[nr - 1]);
@@ -54,7 +54,7 @@ class KeyDirectory {
   // All pairs of the array with s[0, ns), in any order, into `out`. Equal
   // keys next to each other (sorted s) are matched as one group.
   void join(const Stored* s, std::size_t ns, MatchCollector& out) const {
-    if (nr_ == 0) return;
+    if (first_.empty()) return;  // an empty array
     const auto below = [&](const Stored& v, std::uint64_t k) { return format_.key(v) < k; };
     for (std::size_t j = 0; j < ns;) {
       // The visitor's keys are far apart in the array: every lookup would
@@ -66,7 +66,7 @@ class KeyDirectory {
       std::size_t j_end = j + 1;
       std::uint64_t rid_sum_s = format_.rid(s[j]);
       for (; j_end < ns && format_.key(s[j_end]) == k; ++j_end) rid_sum_s += format_.rid(s[j_end]);
-      if (k >= low_ && k <= high_) {
+      if (covers(k)) {
         const std::size_t b = bucket_of(k);
         std::size_t at = first_[b];
         const std::size_t end = first_[b + 1];
@@ -100,21 +100,21 @@ class KeyDirectory {
 
   // The directory's entry first, then (once it has arrived) the array's line.
   void prefetch_entry(std::uint64_t key) const {
-    if (key >= low_ && key <= high_) __builtin_prefetch(first_.data() + bucket_of(key));
+    if (covers(key)) __builtin_prefetch(first_.data() + bucket_of(key));
   }
   void prefetch_tuples(std::uint64_t key) const {
-    if (key >= low_ && key <= high_) __builtin_prefetch(r_ + first_[bucket_of(key)]);
+    if (covers(key)) __builtin_prefetch(r_ + first_[bucket_of(key)]);
   }
 
+  bool covers(std::uint64_t key) const { return key >= low_ && key <= high_; }
   std::size_t bucket_of(std::uint64_t key) const { return static_cast<std::size_t>((key - low_) >> shift_); }
 
   Format format_;
   const Stored* r_ = nullptr;
-  std::size_t nr_ = 0;
   std::uint64_t low_ = 0;
   std::uint64_t high_ = 0;
   unsigned shift_ = 0;
-  std::vector<std::size_t> first_;  // per bucket, and the end
+  std::vector<std::size_t> first_;  // per bucket, and the end; empty for an empty array
 };
 
 }  // namespace hpcdb

@@ -57,8 +57,9 @@ PartitionJoinTasks plan_partition_joins(const Cluster& cluster, unsigned threads
   for (std::size_t p = 0; p < histograms.partitions; ++p) {
     const int list = cluster.node_rank_of(owner[p]);
     if (list < 0) continue;
-    const unsigned slices = ranks_split && is_heavy(p) ? slices_for(histograms.inner(p), histograms.outer(p), node_size) : 1;
-    if (threads_share && is_heavy(p)) {
+    const bool heavy = is_heavy(p);
+    const unsigned slices = heavy && ranks_split ? slices_for(histograms.inner(p), histograms.outer(p), node_size) : 1;
+    if (heavy && threads_share) {
       if (owner[p] == cluster.rank()) tasks.heavy.push_back(p);
     } else if (slices > 1) {
       if (owner[p] == cluster.rank()) ++tasks.split_partitions;
