@@ -104,6 +104,8 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["command"] == "ssb"
 assert d["throughput"]["queries_per_hour"] > 0 and d["throughput"]["completed"] > 0
+assert d["config"]["priorities"] == "on" and d["config"]["bulk_threads"] == "idle scheduling class"
+assert d["config"]["net_idle_sleep_us"] == 100
 assert [f["flight"] for f in d["flights"]] == [1, 2, 3, 4, "all"]
 assert all(k in d["flights"][4] for k in ("p50_s", "p90_s", "p99_s", "queries_per_hour"))
 scans = {s["table"]: s for s in d["storage"]["scans"]}
@@ -125,6 +127,7 @@ run_fails bad_scale 2 "--scale must be a scale factor" ssb --scale 0
 run_fails bad_query 2 "no SSB query 'Q9.9'" ssb --queries Q1.1,Q9.9
 run_fails bad_switch 2 "--priorities must be on or off" ssb --priorities maybe
 run_fails no_network_threads 2 "network threads" ssb --net-threads 0
+run_fails bad_idle_sleep 2 "--net-idle-sleep must be from 0 to 1000000" ssb --net-idle-sleep 2000000
 run_fails lookups_without_kv 2 "needs a key-value table" ssb --kv-table none --lookup-clients 1
 run_fails updates_without_column 2 "no column that updates may change" ssb --kv-table supplier --lookup-clients 1 --update-fraction 0.5
 run_fails too_many_storage_ranks 2 "needs at least one query-engine rank|must equal the number of ranks" ssb --storage-ranks $((ranks + 1))

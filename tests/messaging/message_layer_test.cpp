@@ -53,6 +53,10 @@ std::vector<NamedConfig> every_mode() {
   c.threads = 2;
   modes.push_back({"two homogeneous threads", c});
   c = small_rings();
+  c.threads = 2;
+  c.idle_sleep_us = 100;
+  modes.push_back({"two threads sleeping when idle", c});
+  c = small_rings();
   c.coalesce = true;
   c.head_batch = 5;
   modes.push_back({"coalescing", c});
@@ -397,6 +401,9 @@ TEST(MessageLayer, BadConfigurationEndsEveryRankWithOneMessage) {
   }
   config = small_rings();
   config.waitall_batch = 0;
+  EXPECT_THROW(MessageLayer(c, config), AgreedFailure);
+  config = small_rings();
+  config.idle_sleep_us = 2'000'000;
   EXPECT_THROW(MessageLayer(c, config), AgreedFailure);
 }
 

@@ -42,7 +42,7 @@ StarOperatorStats StarQueryOperator::stats() const {
 }
 
 void StarQueryOperator::run() {
-  set_thread_niceness(config_.niceness);
+  if (config_.background) run_in_background();
   try {
     while (!stop_.load()) {
       std::vector<StarRequest> requests = requests_.take_all(std::chrono::milliseconds(50));

@@ -20,7 +20,7 @@ namespace hpcdb {
 
 struct StarOperatorConfig {
   bool semi_join_filters = true;
-  int niceness = 0;  // of the operator's thread (storage/thread_priority.hpp)
+  bool background = false;  // the operator's thread in the idle scheduling class (storage/thread_priority.hpp)
   double reply_timeout = 60;  // seconds a storage engine owing results may stay silent
 };
 

@@ -40,7 +40,7 @@ ScanServerStats ScanServer::stats() const {
 }
 
 void ScanServer::run() {
-  set_thread_niceness(config_.niceness);
+  if (config_.background) run_in_background();
   try {
     while (!stop_.load()) {
       std::vector<QueryBatch> batches = queue_.take_all(std::chrono::milliseconds(50));
@@ -112,7 +112,7 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
   std::vector<ResultCounts> result_counts(workers);
   std::vector<double> worker_cpu(workers, 0);
   run_on_threads(workers, [&](unsigned w) {
-    if (w > 0) set_thread_niceness(config_.niceness);
+    if (w > 0 && config_.background) run_in_background();
     const double cpu = thread_cpu_seconds();
     std::vector<std::unique_ptr<ResultWriter>> writers;
     std::vector<ResultWriter*> raw;

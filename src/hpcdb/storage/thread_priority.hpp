@@ -1,21 +1,23 @@
 #pragma once
-// The scheduling weight of the calling thread: bulk operators (scans, star
-// joins) run at a lower priority than those that serve latency-sensitive
-// work (point queries, the network threads), so that a point query's
-// threads get a core as soon as they wake, however busy the scans keep the
-// machine. Linux sets a nice value per thread; raising it needs no
-// privilege.
-#include <sys/resource.h>
+// The scheduling class of a bulk operator's threads (scans, star joins).
+// With priorities on they run in Linux's idle class (SCHED_IDLE), so that a
+// thread serving latency-sensitive work (point queries, the network
+// threads) takes the core the moment it wakes: the scheduler preempts an
+// idle-class thread for any normal one at once, whereas a bulk thread of
+// normal class, even at nice 10, keeps the core to the end of its slice or
+// the next scheduler tick (4 ms at HZ=250), which is what a point query's
+// tail waited for. Lowering a thread's class needs no privilege.
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 namespace hpcdb {
 
-// Sets the calling thread's nice value (0: normal; higher: yields the CPU to
-// normal threads). Best effort: a refusal leaves the thread as it was.
-inline void set_thread_niceness(int nice) {
-  const auto tid = static_cast<id_t>(syscall(SYS_gettid));
-  (void)setpriority(PRIO_PROCESS, tid, nice);
+// Moves the calling thread to the idle scheduling class; the threads it
+// starts inherit it. Best effort: a refusal leaves the thread as it was.
+inline void run_in_background() {
+  sched_param none{};
+  (void)sched_setscheduler(static_cast<pid_t>(syscall(SYS_gettid)), SCHED_IDLE, &none);
 }
 
 }  // namespace hpcdb

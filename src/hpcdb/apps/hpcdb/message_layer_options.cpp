@@ -37,6 +37,12 @@ void add_message_layer_options(CLI::App& command, MessageLayerOptions& o) {
                      "Network threads per rank (0: the command's own thread drives the layer)")
       ->capture_default_str()
       ->group(group);
+  command.add_option("--net-idle-sleep", o.idle_sleep_us,
+                     "Microseconds a network thread without work sleeps per step. 0: it yields its core for 2 ms "
+                     "before sleeping in 50 us steps; N: it sleeps in N us steps at once, never yielding (a yield can "
+                     "hand the core to a background thread until the next scheduler tick). Default 0; hpcdb ssb "
+                     "--priorities on: 100")
+      ->group(group);
   command.add_option("--thread-mode", o.thread_mode,
                      "homogeneous (every network thread does everything) or specialised (fixed roles: ring send, ring "
                      "receive, large send, large receive, dealt over the threads)")
@@ -78,6 +84,10 @@ MessageLayerConfig resolve(const MessageLayerOptions& o) {
   c.waitall_batch = o.waitall_batch;
   c.waitall_timeout_us = o.waitall_timeout_us;
   c.threads = o.threads;
+  if (o.idle_sleep_us < -1 || o.idle_sleep_us > 1'000'000) {
+    throw UsageError("--net-idle-sleep must be from 0 to 1000000 microseconds, not " + std::to_string(o.idle_sleep_us));
+  }
+  c.idle_sleep_us = o.idle_sleep_us < 0 ? 0 : static_cast<unsigned>(o.idle_sleep_us);
   c.thread_mode = parse_thread_mode(o.thread_mode);
   c.priority_policy = parse_priority_policy(o.priority_policy);
   c.best_effort_weight = o.best_effort_weight;

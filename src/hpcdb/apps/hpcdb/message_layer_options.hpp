@@ -21,6 +21,7 @@ struct MessageLayerOptions {
   unsigned waitall_batch = 16;
   double waitall_timeout_us = 50;
   unsigned threads = 1;
+  long idle_sleep_us = -1;  // -1: the command's default (0 but for hpcdb ssb --priorities on)
   std::string thread_mode = "homogeneous";
   std::string priority_policy = "strict";
   unsigned best_effort_weight = 8;

@@ -104,8 +104,9 @@ void add_ssb_options(CLI::App& c, SsbOptions& o) {
       ->capture_default_str();
   c.add_option("--priorities", o.priorities,
                "on: point queries and their results travel latency-sensitive (before scans' results) and the scans' "
-               "and star joins' threads run at a lower CPU priority than those serving point queries; off: "
-               "everything best-effort, every thread alike")
+               "and star joins' threads run in the idle scheduling class, giving way at once to those serving point "
+               "queries, whose network threads sleep in short steps when idle (--net-idle-sleep 100) instead of "
+               "yielding; off: everything best-effort, every thread alike")
       ->capture_default_str();
   c.add_option("--semi-join-filters", o.semi_join_filters,
                "on: each query's fact selection also carries the keys its dimension selections kept (fewer fact "
@@ -153,10 +154,9 @@ SsbRun resolve(const SsbOptions& o, int ranks) {
   if (o.scan_threads < 1 || o.scan_threads > 256) throw UsageError("--scan-threads must be from 1 to 256");
   r.storage.scan.workers = o.scan_threads;
   r.storage.priorities = priorities;
-  // Priorities also at the CPU: the bulk operators' threads yield to those
-  // serving point queries and to the network threads.
-  constexpr int kBulkNiceness = 10;
-  r.storage.scan.niceness = priorities ? kBulkNiceness : 0;
+  // Priorities also at the CPU: the bulk operators' threads give way at once
+  // to those serving point queries and to the network threads.
+  r.storage.scan.background = priorities;
   if (!(o.reply_timeout > 0)) throw UsageError("--reply-timeout must be positive");
   r.storage.reply_timeout = o.reply_timeout;
   r.storage.connect_timeout = o.reply_timeout + (o.late_engine >= 0 ? o.late_by : 0);
@@ -169,7 +169,7 @@ SsbRun resolve(const SsbOptions& o, int ranks) {
     if (r.storage.kv_table < 0) throw UsageError("--kv-table must name a table (or none), not '" + o.kv_table + "'");
   }
   r.query.star.semi_join_filters = on_off(o.semi_join_filters, "--semi-join-filters");
-  r.query.star.niceness = r.storage.scan.niceness;
+  r.query.star.background = r.storage.scan.background;
   r.query.star.reply_timeout = o.reply_timeout;
   r.query.priorities = priorities;
   r.query.kv_table = r.storage.kv_table;
@@ -210,6 +210,10 @@ SsbRun resolve(const SsbOptions& o, int ranks) {
   if (o.fail_rank >= ranks) throw UsageError("--fail-rank " + std::to_string(o.fail_rank) + " is not a rank of this job");
   r.layer = hpcdb::resolve(o.layer);
   if (r.layer.threads == 0) throw UsageError("hpcdb ssb needs the message layer's network threads (--net-threads 1 or more)");
+  // A yielding network thread would hand its core to a background thread
+  // until the next scheduler tick; it sleeps in short steps instead.
+  constexpr unsigned kPriorityIdleSleepUs = 100;
+  if (priorities && o.layer.idle_sleep_us < 0) r.layer.idle_sleep_us = kPriorityIdleSleepUs;
   return r;
 }
 

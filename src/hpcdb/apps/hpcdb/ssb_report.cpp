@@ -89,6 +89,8 @@ Json ssb_document(const SsbOptions& o, const SsbRun& run, const Deployment& d, c
   c["net_threads"] = run.layer.threads;
   c["threshold"] = run.layer.threshold;
   c["priority_policy"] = to_string(run.layer.priority_policy);
+  c["net_idle_sleep_us"] = run.layer.idle_sleep_us;
+  c["bulk_threads"] = run.storage.scan.background ? "idle scheduling class" : "normal";
 
   double measured = 0;
   for (const Json& r : g.ranks) {

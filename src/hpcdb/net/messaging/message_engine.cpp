@@ -1,6 +1,7 @@
 #include "hpcdb/net/messaging/message_engine.hpp"
 
 #include <sched.h>
+#include <sys/prctl.h>
 
 #include <algorithm>
 #include <chrono>
@@ -20,8 +21,9 @@ constexpr Priority kClasses[] = {Priority::latency, Priority::best_effort};
 
 // A network thread that found nothing to do spins this many rounds, then
 // yields its CPU on every round, and after kSleepAfterNs without work (and
-// nothing of its own in flight) sleeps in steps of kSleepNs until a send
-// wakes it: an idle layer costs no CPU, a busy one no latency.
+// nothing of its own in flight) sleeps in steps of kSleep until a send
+// wakes it: an idle layer costs no CPU, a busy one no latency. With
+// idle_sleep_us set it sleeps in those steps right after spinning.
 constexpr unsigned kSpinRounds = 64;
 constexpr std::uint64_t kSleepAfterNs = 2'000'000;
 constexpr auto kSleep = std::chrono::microseconds(50);
@@ -303,6 +305,8 @@ void MessageEngine::network_thread(unsigned index) {
   const NetworkRoles roles = NetworkRoles::of_thread(config_.thread_mode, index, config_.threads);
   unsigned idle = 0;
   std::uint64_t idle_since = 0;
+  // Short sleeps must end on time: the default slack (50 us) would double them.
+  if (config_.idle_sleep_us > 0) (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   try {
     while (!stop_.load(std::memory_order_acquire)) {
       if (run_round(roles)) {
@@ -312,21 +316,25 @@ void MessageEngine::network_thread(unsigned index) {
       if (idle++ == 0) idle_since = monotonic_ns();
       if (idle % kStallCheckRounds == 0) check_stalls();
       if (idle < kSpinRounds) continue;
+      if (config_.idle_sleep_us > 0) {
+        idle_wait(std::chrono::microseconds(config_.idle_sleep_us));
+        continue;
+      }
       if (monotonic_ns() - idle_since < kSleepAfterNs || local_work_pending()) {
         sched_yield();
         continue;
       }
-      idle_wait(idle);
+      idle_wait(kSleep);
     }
   } catch (...) {
     record_failure(std::current_exception());
   }
 }
 
-void MessageEngine::idle_wait(unsigned) {
+void MessageEngine::idle_wait(std::chrono::microseconds step) {
   std::unique_lock lock(sleep_mutex_);
   ++sleepers_;
-  sleep_cv_.wait_for(lock, kSleep);
+  sleep_cv_.wait_for(lock, step);
   --sleepers_;
 }
 

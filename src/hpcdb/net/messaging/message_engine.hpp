@@ -20,6 +20,7 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <exception>
 #include <memory>
@@ -90,7 +91,7 @@ class MessageEngine {
   void deliver(const MessageHeader& header, const std::byte* payload, int source, PooledBlock block);
   void complete_sends(const NetworkRoles& roles);
   void network_thread(unsigned index);
-  void idle_wait(unsigned idle_rounds);
+  void idle_wait(std::chrono::microseconds step);
   void wake();
   bool local_work_pending() const;
   void check_stalls() const;

@@ -50,6 +50,12 @@ struct MessageLayerConfig {
   // needs only MPI_THREAD_SERIALIZED, and only one thread may use it).
   unsigned threads = 1;
   ThreadMode thread_mode = ThreadMode::homogeneous;
+  // How a network thread without work waits once it has spun a while. 0:
+  // it yields its core for 2 ms, then sleeps in 50 us steps. N: it sleeps in
+  // steps of N microseconds at once and never yields, since a yield can hand
+  // the core to a background (SCHED_IDLE) thread until the next scheduler
+  // tick. Either sleep ends early when this rank sends.
+  unsigned idle_sleep_us = 0;
   PriorityPolicy priority_policy = PriorityPolicy::strict;
   unsigned best_effort_weight = 8;
   // Largest message, and the pool's limit on the bytes of all its buffers.
