@@ -258,7 +258,9 @@ EMULATED_JOINS = [("cyclo", "cyclo", []), ("broadcast", "broadcast", []),
                   ("broadcast", "broadcast ibcast", ["--transport", "ibcast"]),
                   ("radix", "radix streaming", []),
                   ("radix", "radix synchronized", ["--schedule", "synchronized"]),
-                  ("radix", "radix unsynchronized", ["--schedule", "unsynchronized"])]
+                  ("radix", "radix unsynchronized", ["--schedule", "unsynchronized"]),
+                  ("radix", "radix sync. messages", ["--schedule", "synchronized", "--exchange", "messages"]),
+                  ("radix", "radix unsync. messages", ["--schedule", "unsynchronized", "--exchange", "messages"])]
 
 
 def load_average():
