@@ -112,7 +112,6 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
   std::vector<ResultCounts> result_counts(workers);
   std::vector<double> worker_cpu(workers, 0);
   run_on_threads(workers, [&](unsigned w) {
-    if (w > 0 && config_.background) run_in_background();
     const double cpu = thread_cpu_seconds();
     std::vector<std::unique_ptr<ResultWriter>> writers;
     std::vector<ResultWriter*> raw;

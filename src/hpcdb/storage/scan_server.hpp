@@ -25,7 +25,7 @@ struct ScanServerConfig {
   ResultLayout layout = ResultLayout::tuple_free;
   std::size_t piece_bytes = std::size_t{1} << 20;
   unsigned workers = 1;
-  bool background = false;  // the scan's threads in the idle scheduling class (thread_priority.hpp)
+  bool background = false;  // the scan's threads in the idle scheduling class (thread_priority.hpp; workers inherit it)
 };
 
 struct ScanServerStats {

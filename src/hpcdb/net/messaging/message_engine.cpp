@@ -305,7 +305,8 @@ void MessageEngine::network_thread(unsigned index) {
   const NetworkRoles roles = NetworkRoles::of_thread(config_.thread_mode, index, config_.threads);
   unsigned idle = 0;
   std::uint64_t idle_since = 0;
-  // Short sleeps must end on time: the default slack (50 us) would double them.
+  // Short sleeps must end on time: the default timer slack (50 us) would
+  // lengthen a 100 us step by up to half.
   if (config_.idle_sleep_us > 0) (void)prctl(PR_SET_TIMERSLACK, 1000UL, 0UL, 0UL, 0UL);
   try {
     while (!stop_.load(std::memory_order_acquire)) {

@@ -66,7 +66,7 @@ void MessageLayerConfig::validate(int ranks) const {
   }
   if (threads > 64) throw UsageError("--net-threads must be at most 64, not " + std::to_string(threads));
   if (idle_sleep_us > 1'000'000) {
-    throw UsageError("--net-idle-sleep must be at most 1000000 microseconds, not " + std::to_string(idle_sleep_us));
+    throw UsageError("--net-idle-sleep must be from 0 to 1000000 microseconds, not " + std::to_string(idle_sleep_us));
   }
   if (best_effort_weight < 1) throw UsageError("--best-effort-weight must be at least 1");
   const std::size_t largest_buffer = BufferPool::class_bytes(BufferPool::class_of(max_message));
