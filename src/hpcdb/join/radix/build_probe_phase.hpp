@@ -68,6 +68,9 @@ class SharedPartitionJoin {
       const std::uint64_t sb = parts_.s_start[chunk.partition];
       joiner.probe(tables_[chunk.partition], parts_.s + sb + chunk.begin, chunk.end - chunk.begin, out);
     }
+    // The final partitions lie in thread 0's scratch, which its next local
+    // pass overwrites: no one may still be probing them then.
+    sync_.arrive_and_wait();
   }
 
  private:
