@@ -106,7 +106,7 @@ fi
 expect_failure bad_run_length "--run-length" join --algorithm sort-merge --inner 1000 --run-length 3
 expect_failure bad_send_order "send-order" join --algorithm sort-merge --inner 1000 --send-order backwards
 expect_failure bad_subranges "--subranges" join --algorithm sort-merge --inner 1000 --subranges 5000
-expect_success local_passes "local bits 14 in 2 passes \(7 \+ 7\)" join --inner 100K --outer 100K --network-bits 4 --local-bits 14 --verify
+expect_success local_passes "local bits 14 in 2 passes \(7 \+ 7\), the first counted in the histogram" join --inner 100K --outer 100K --network-bits 4 --local-bits 14 --verify
 expect_success sort_merge_subranges "verification: passed" join --algorithm sort-merge --inner 200K --outer 200K --zipf 1.05 --run-length 256 --subranges 7 --verify
 
 # --- JSON output is an array of one object per repetition with the promised fields
@@ -126,6 +126,7 @@ for r in runs:
     for p in ["histogram", "window_allocation", "network_partition", "local_partition", "build_probe"]:
         assert r["phases"][p]["max"] >= r["phases"][p]["mean"] >= 0
     assert sum(r["config"]["local_passes"]) == r["config"]["local_bits"], r["config"]
+    assert r["config"]["precounted_local_bits"] == (r["config"]["local_passes"] or [0])[0], r["config"]
 PY
 then passed=$((passed + 1)); echo "ok   json_output"; else failed=$((failed + 1)); echo "FAIL json_output"; cat "$work/err"; fi
 

@@ -49,6 +49,31 @@ TEST(RadixPlan, CompressedTuplesOnlyWhenTheBoundsAreKnownAndFit) {
   EXPECT_EQ(plan_radix_join(facts_for(32u << 20, 32u << 20, 2, 1, true), config).tuple_bytes, 16u);
 }
 
+TEST(RadixPlan, TheHistogramPhaseCountsTheFirstLocalPassWhenItsBinsStaySmall) {
+  RadixJoinConfig config;
+  const RadixPlan in_cache = plan_radix_join(facts_for(1u << 20, 1u << 20, 2, 1, true), config);
+  EXPECT_TRUE(in_cache.local_passes.empty());
+  EXPECT_EQ(in_cache.precounted_local_bits, 0u);
+  EXPECT_EQ(bytes_of(in_cache.memory(), "first local digit counts"), 0u);
+
+  const RadixPlan large = plan_radix_join(facts_for(256u << 20, 256u << 20, 2, 1, true), config);
+  ASSERT_FALSE(large.local_passes.empty());
+  EXPECT_EQ(large.precounted_local_bits, large.local_passes.front());
+  const std::uint64_t bins = std::uint64_t{large.partitions} << large.precounted_local_bits;
+  EXPECT_EQ(bytes_of(large.memory(), "first local digit counts"), bins * 8 * (4 * config.threads + 4));
+
+  config.network_bits = 10;
+  config.local_bits = 6;  // 16 bits together: still counted
+  EXPECT_EQ(plan_radix_join(facts_for(1u << 20, 1u << 20, 2, 1, true), config).precounted_local_bits, 6u);
+  config.local_bits = 7;  // 17: each local pass counts its own input
+  EXPECT_EQ(plan_radix_join(facts_for(1u << 20, 1u << 20, 2, 1, true), config).precounted_local_bits, 0u);
+  config.network_bits = 4;
+  config.local_bits = 14;  // two passes of 7: only the first one's digits
+  const RadixPlan two_passes = plan_radix_join(facts_for(1u << 20, 1u << 20, 2, 1, true), config);
+  EXPECT_EQ(two_passes.local_passes, (std::vector<unsigned>{7, 7}));
+  EXPECT_EQ(two_passes.precounted_local_bits, 7u);
+}
+
 TEST(RadixPlan, SendBuffersAcrossNodesOrForcedPutsStagingWhenScheduled) {
   RadixJoinConfig config;
   const JoinFacts one_node = facts_for(1u << 20, 1u << 20, 2, 1, true);

@@ -145,6 +145,40 @@ TEST(LocalRadixPartitioner, UsesTheCallersScratch) {
   EXPECT_EQ(starts.back(), 500u);
 }
 
+// The first pass's counts, taken before (as the radix join's histogram phase
+// does), give the same partitions as the pass's own counting; counts that do
+// not match the input are refused.
+TEST(LocalRadixPartitioner, FirstPassCountsGivenBeforehand) {
+  auto identity = [](std::uint64_t v) { return v; };
+  for (const std::vector<unsigned>& passes : {std::vector<unsigned>{4}, std::vector<unsigned>{5, 3}}) {
+    for (std::size_t n : {0u, 1u, 17u, 10000u}) {
+      std::mt19937_64 rng(n + passes.size());
+      std::vector<std::uint64_t> data(n);
+      for (std::uint64_t& v : data) v = rng() % (n % 2 == 0 ? 1000003 : 7);
+      std::vector<std::uint64_t> digits(std::size_t{1} << passes.front(), 0);
+      for (std::uint64_t v : data) ++digits[v & low_mask(passes.front())];
+      LocalRadixPartitioner<std::uint64_t> counting(passes, n, ScatterStores::direct);
+      LocalRadixPartitioner<std::uint64_t> counted(passes, n, ScatterStores::direct);
+      std::vector<std::uint64_t> starts_counting, starts_counted;
+      const std::uint64_t* a = counting.partition(data.data(), n, identity, starts_counting);
+      const std::uint64_t* b = counted.partition(data.data(), n, identity, starts_counted, digits.data());
+      EXPECT_EQ(starts_counted, starts_counting);
+      EXPECT_TRUE(std::equal(a, a + n, b)) << n << " items, " << passes.size() << " passes";
+    }
+  }
+  std::vector<std::uint64_t> data = {1, 2, 2, 3};
+  std::vector<std::uint64_t> starts;
+  LocalRadixPartitioner<std::uint64_t> direct({2}, 4, ScatterStores::direct);
+  const std::vector<std::uint64_t> short_by_one = {0, 1, 1, 1};
+  EXPECT_THROW(direct.partition(data.data(), 4, identity, starts, short_by_one.data()), Error);
+  const std::vector<std::uint64_t> misplaced = {0, 2, 1, 1};  // adds up, but digit 1 has one item, 2 has two
+  EXPECT_THROW(direct.partition(data.data(), 4, identity, starts, misplaced.data()), Error);
+  const std::vector<std::uint64_t> exact = {0, 1, 2, 1};
+  EXPECT_NO_THROW(direct.partition(data.data(), 4, identity, starts, exact.data()));
+  LocalRadixPartitioner<std::uint64_t> streaming({2}, 4, ScatterStores::streaming);
+  EXPECT_THROW(streaming.partition(data.data(), 4, identity, starts, exact.data()), Error);
+}
+
 TEST(LocalRadixPartitioner, RefusesBadPlans) {
   EXPECT_THROW(LocalRadixPartitioner<std::uint64_t>({0}, 10, ScatterStores::direct), Error);
   EXPECT_THROW(LocalRadixPartitioner<std::uint64_t>({17}, 10, ScatterStores::direct), Error);

@@ -61,5 +61,22 @@ TEST(RadixHistogram, MatchesPlainCountingAtEveryLength) {
   }
 }
 
+TEST(RadixHistogram, WideFanOutsCountAsThePlainKernel) {
+  std::mt19937_64 random(11);
+  std::vector<std::uint32_t> scratch;
+  for (std::size_t n : {0, 1, 7, 8, 9, 1000, 70001}) {
+    std::vector<Tuple> tuples(n);
+    for (Tuple& t : tuples) t = {random() >> (n % 3 == 0 ? 50 : 0), random() >> 1};  // duplicates for some n
+    for (const std::uint64_t mask : {0ull, 0xFFFull, 0x3FFFull, 0xFFFFull}) {
+      std::vector<std::uint64_t> wide(mask + 1, 2), plain(mask + 1, 2);  // both add to what is there
+      const KeyRidBits got = radix_histogram_wide(tuples.data(), n, mask, wide.data(), scratch);
+      const KeyRidBits want = radix_histogram(tuples.data(), n, mask, plain.data());
+      EXPECT_EQ(wide, plain) << n << " tuples, mask " << mask;
+      EXPECT_EQ(got.key_or, want.key_or);
+      EXPECT_EQ(got.rid_or, want.rid_or);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace hpcdb

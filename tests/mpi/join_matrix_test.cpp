@@ -301,7 +301,7 @@ TEST(RadixJoinSkew, HeavyPartitionIsSharedByThreads) {
   const GlobalInput input = generated(20000, 600000, 1.2, 1.0);
   const Expected expected = serial_join(input);
   // With local bits the shared final partitions lie in thread 0's scratch.
-  for (unsigned local_bits : {0u, 4u}) {
+  for (unsigned local_bits : {0u, 4u}) {  // 4: the local pass also takes the histogram phase's counts
     const JoinResult result = run_once(input, make_config(false, 2, Assignment::skew_aware, 65536, 2, 0, local_bits));
     EXPECT_EQ(result.matches, expected.matches) << local_bits << " local bits";
     EXPECT_EQ(result.checksum, expected.checksum);

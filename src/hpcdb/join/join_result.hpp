@@ -19,6 +19,7 @@ struct EffectiveRadixSettings {
   unsigned network_bits = 0;
   unsigned local_bits = 0;
   std::vector<unsigned> local_passes;  // bits per local pass
+  unsigned precounted_local_bits = 0;  // first local pass's bits counted in the histogram phase
   bool compressed = false;
   unsigned tuple_bytes = 16;  // bytes per tuple in windows
   unsigned key_bits = 0;      // bits the keys use

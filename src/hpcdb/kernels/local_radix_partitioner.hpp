@@ -127,9 +127,12 @@ class LocalRadixPartitioner {
   // Partitions data[0, n) on the key bits key_of(item) & low_mask(total_bits()).
   // Returns where the partitions are (data itself when there are no passes,
   // else this partitioner's scratch, valid until the next call); starts gets
-  // partitions() + 1 entries.
+  // partitions() + 1 entries. `first_counts`, when given, holds the input's
+  // items per digit of the first pass, counted earlier (direct stores only;
+  // they must be exact: the scatter checks them and throws when they are not).
   template <class KeyOf>
-  const Stored* partition(const Stored* data, std::size_t n, KeyOf key_of, std::vector<std::uint64_t>& starts) {
+  const Stored* partition(const Stored* data, std::size_t n, KeyOf key_of, std::vector<std::uint64_t>& starts,
+                          const std::uint64_t* first_counts = nullptr) {
     if (pass_bits_.empty()) {
       starts.assign({0, n});
       return data;
@@ -146,15 +149,25 @@ class LocalRadixPartitioner {
       const std::size_t fanout = std::size_t{1} << bits;
       const std::size_t group_count = groups.size() - 1;
       starts.assign(group_count * fanout + 1, 0);
-      for (std::size_t g = 0; g < group_count; ++g) {
-        const std::uint64_t begin = groups[g];
-        std::uint64_t* counts = starts.data() + g * fanout + 1;
-        digit_histogram(from + begin, groups[g + 1] - begin, key_of, shift, fanout - 1, counts, ways_);
+      if (shift == 0 && first_counts != nullptr) {
+        std::copy(first_counts, first_counts + fanout, starts.begin() + 1);
+      } else {
+        for (std::size_t g = 0; g < group_count; ++g) {
+          const std::uint64_t begin = groups[g];
+          std::uint64_t* counts = starts.data() + g * fanout + 1;
+          digit_histogram(from + begin, groups[g + 1] - begin, key_of, shift, fanout - 1, counts, ways_);
+        }
       }
       for (std::size_t i = 1; i < starts.size(); ++i) starts[i] += starts[i - 1];
+      const bool precounted = shift == 0 && first_counts != nullptr;
+      if (precounted && stores_ != ScatterStores::direct) throw Error("local radix pass: given counts need direct stores");
+      if (precounted && starts.back() != n) throw Error("local radix pass: the counts given do not add up to its input");
       for (std::size_t g = 0; g < group_count; ++g) {
         const std::uint64_t begin = groups[g];
         scatter(from + begin, groups[g + 1] - begin, key_of, shift, bits, to, starts.data() + g * fanout);
+      }
+      if (precounted && !filled_as_counted(starts.data(), fanout)) {
+        throw Error("local radix pass: the counts given do not match its input");
       }
       if (stores_ == ScatterStores::streaming) WriteCombiner<Stored>::publish();
       shift += bits;
@@ -204,6 +217,16 @@ class LocalRadixPartitioner {
     for (std::size_t d = 0; d < fanout; ++d) {
       if (starts[d + 1] > starts[d]) combiner.drain(d);
     }
+  }
+
+  // Whether the last (direct) scatter left every cursor at the end of its
+  // range, as exact counts do.
+  bool filled_as_counted(const std::uint64_t* starts, std::size_t fanout) const {
+    if (starts[fanout] == 0) return true;  // nothing scattered
+    for (std::size_t d = 0; d < fanout; ++d) {
+      if (cursors_[d] != starts[d + 1]) return false;
+    }
+    return true;
   }
 
   std::vector<unsigned> pass_bits_;

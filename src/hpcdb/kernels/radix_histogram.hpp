@@ -1,6 +1,7 @@
 #pragma once
 // Counting pass of radix partitioning: tuples per partition, plus the bits
 // that keys and rids actually use (which decides whether tuples compress).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -55,6 +56,43 @@ inline KeyRidBits radix_histogram(const Tuple* tuples, std::size_t n, std::uint6
     std::uint64_t sum = 0;
     for (std::size_t w = 0; w < kWays; ++w) sum += way[w][p];
     counts[p] += sum;
+  }
+  return {key_or, rid_or};
+}
+
+// The same for fan-outs whose four count sets would not fit the L1 cache
+// (network and local digits counted together, 2^12 to 2^16 bins): one set of
+// 32-bit counters, in L2, where consecutive tuples seldom share a counter;
+// eight keys still read before any counter is written. `scratch` holds the
+// 32-bit counters between calls.
+inline KeyRidBits radix_histogram_wide(const Tuple* tuples, std::size_t n, std::uint64_t mask, std::uint64_t* counts,
+                                       std::vector<std::uint32_t>& scratch) {
+  const std::size_t bins = mask + 1;
+  scratch.assign(bins, 0);
+  std::uint32_t* count = scratch.data();
+  std::uint64_t key_or = 0;
+  std::uint64_t rid_or = 0;
+  constexpr std::size_t kBatch = 8;
+  std::size_t i = 0;
+  while (i < n) {
+    const std::size_t block_end = i + std::min<std::size_t>(n - i, 0xFFFFFFF0u);
+    for (; i + kBatch <= block_end; i += kBatch) {
+      std::uint64_t slot[kBatch];
+      for (std::size_t b = 0; b < kBatch; ++b) {
+        const std::uint64_t key = tuples[i + b].key;
+        key_or |= key;
+        rid_or |= tuples[i + b].rid;
+        slot[b] = key & mask;
+      }
+      for (std::size_t b = 0; b < kBatch; ++b) ++count[slot[b]];
+    }
+    for (; i < block_end; ++i) {
+      key_or |= tuples[i].key;
+      rid_or |= tuples[i].rid;
+      ++count[tuples[i].key & mask];
+    }
+    for (std::size_t p = 0; p < bins; ++p) counts[p] += count[p];
+    std::fill(scratch.begin(), scratch.end(), 0u);
   }
   return {key_or, rid_or};
 }

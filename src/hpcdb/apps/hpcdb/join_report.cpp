@@ -21,10 +21,13 @@ double tuples_per_second(const JoinResult& r) {
   return r.seconds > 0 ? static_cast<double>(r.inner_tuples + r.outer_tuples) / r.seconds : 0.0;
 }
 
-// " in 2 passes (7 + 7)" when the local partitioning takes more than one pass.
-std::string local_passes_text(const std::vector<unsigned>& passes) {
-  if (passes.size() <= 1) return "";
-  return fmt::format(" in {} passes ({})", passes.size(), fmt::join(passes, " + "));
+// " in 2 passes (7 + 7)" when the local partitioning takes more than one
+// pass, and whether the histogram phase counted the first pass's digits.
+std::string local_passes_text(const std::vector<unsigned>& passes, unsigned precounted_bits) {
+  std::string text;
+  if (passes.size() > 1) text = fmt::format(" in {} passes ({})", passes.size(), fmt::join(passes, " + "));
+  if (precounted_bits > 0) text += passes.size() > 1 ? ", the first counted in the histogram" : " counted in the histogram";
+  return text;
 }
 
 std::string write_path(const JoinOptions& options, const RunContext& context) {
@@ -86,6 +89,7 @@ nlohmann::ordered_json config_json(const JoinOptions& options, const RunContext&
     return {{"network_bits", r.radix.network_bits},
             {"local_bits", r.radix.local_bits},
             {"local_passes", r.radix.local_passes},
+            {"precounted_local_bits", r.radix.precounted_local_bits},
             {"compression", options.compression},
             {"compressed", r.radix.compressed},
             {"tuple_bytes", r.radix.tuple_bytes},
@@ -237,7 +241,7 @@ void print_header(std::ostream& out, const JoinOptions& options, const RunContex
                first.stream.compressed ? " (compressed)" : "");
   } else if (options.is_radix()) {
     fmt::print(out, "  plan  : network bits {}, local bits {}{}, {}-byte tuples{}, {}, {} assignment\n",
-               first.radix.network_bits, first.radix.local_bits, local_passes_text(first.radix.local_passes),
+               first.radix.network_bits, first.radix.local_bits, local_passes_text(first.radix.local_passes, first.radix.precounted_local_bits),
                first.radix.tuple_bytes,
                first.radix.compressed ? " (compressed)" : "",
                options.radix.scheduled

@@ -52,9 +52,9 @@ class SharedPartitionJoin {
 
   // Every worker calls it, with its own joiner and collector.
   void join(unsigned t, PartitionJoiner<Format>& joiner, const Stored* r, std::uint64_t nr, const Stored* s,
-            std::uint64_t ns, MatchCollector& out) {
+            std::uint64_t ns, FirstDigitCounts counted, MatchCollector& out) {
     sync_.arrive_and_wait();
-    if (t == 0) prepare(joiner, r, nr, s, ns);
+    if (t == 0) prepare(joiner, r, nr, s, ns, counted);
     sync_.arrive_and_wait();
     std::size_t i = 0;
     while (builds_->next(i)) {
@@ -79,10 +79,11 @@ class SharedPartitionJoin {
     std::uint64_t begin, end;
   };
 
-  void prepare(PartitionJoiner<Format>& joiner, const Stored* r, std::uint64_t nr, const Stored* s, std::uint64_t ns) {
+  void prepare(PartitionJoiner<Format>& joiner, const Stored* r, std::uint64_t nr, const Stored* s, std::uint64_t ns,
+               FirstDigitCounts counted) {
     Stopwatch watch;
     if (local_bits_ > 0) {
-      parts_ = joiner.partition(r, nr, s, ns);
+      parts_ = joiner.partition(r, nr, s, ns, counted);
     } else {
       parts_ = {r, s, {0, nr}, {0, ns}};
     }
@@ -153,18 +154,23 @@ PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const 
     return true;
   };
   const int me = cluster.rank();
+  // Partition p's first-digit counts, where the histogram phase took them.
+  auto counted = [&](std::size_t p) { return FirstDigitCounts{histograms.inner_digits(p), histograms.outer_digits(p)}; };
   run.workers(threads, [&](unsigned t) {
     PartitionJoiner<Format>& joiner = *joiners[t];
     for (std::size_t p : tasks.heavy) {
       shared.join(t, joiner, placement.inner_of<Stored>(windows, cluster, p), histograms.inner(p),
-                  placement.outer_of<Stored>(windows, cluster, p), histograms.outer(p), collectors[t]);
+                  placement.outer_of<Stored>(windows, cluster, p), histograms.outer(p), counted(p), collectors[t]);
     }
     const PartitionSlice* slice = nullptr;
     while (next_normal(slice)) {
       const std::size_t p = slice->partition;
       if (placement.owner[p] != me) ++peer_partitions[t];
+      // A slice of a split partition counts its own digits.
+      const bool whole = slice->inner_tuples() == histograms.inner(p) && slice->outer_tuples() == histograms.outer(p);
       joiner.join(placement.inner_of<Stored>(windows, cluster, p) + slice->r_begin, slice->inner_tuples(),
-                  placement.outer_of<Stored>(windows, cluster, p) + slice->s_begin, slice->outer_tuples(), collectors[t]);
+                  placement.outer_of<Stored>(windows, cluster, p) + slice->s_begin, slice->outer_tuples(), collectors[t],
+                  whole ? counted(p) : FirstDigitCounts{});
     }
   });
 

@@ -28,6 +28,13 @@ struct LocalPartitions {
   std::size_t count() const { return r_start.size() - 1; }
 };
 
+// The first local pass's digit counts of a partition's R and S, counted in
+// the histogram phase (nullptr: the pass counts them itself).
+struct FirstDigitCounts {
+  const std::uint64_t* inner = nullptr;
+  const std::uint64_t* outer = nullptr;
+};
+
 template <class Format>
 class PartitionJoiner {
  public:
@@ -47,17 +54,20 @@ class PartitionJoiner {
         table_(format, local_bits_) {}
 
   // Runs the local passes over r and s into this joiner's scratch.
-  LocalPartitions<Stored> partition(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns) {
+  // `counted`: their first pass's digit counts, when known (else nulls).
+  LocalPartitions<Stored> partition(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns,
+                                    FirstDigitCounts counted = {}) {
     const Format format = format_;
     auto key_of = [format](const Stored& item) { return format.residual_key(item); };
     LocalPartitions<Stored> parts;
-    parts.r = r_parts_.partition(r, nr, key_of, parts.r_start);
-    parts.s = s_parts_.partition(s, ns, key_of, parts.s_start);
+    parts.r = r_parts_.partition(r, nr, key_of, parts.r_start, counted.inner);
+    parts.s = s_parts_.partition(s, ns, key_of, parts.s_start, counted.outer);
     return parts;
   }
 
   // Joins R_p = r[0, nr) with S_p = s[0, ns).
-  void join(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns, MatchCollector& out) {
+  void join(const Stored* r, std::size_t nr, const Stored* s, std::size_t ns, MatchCollector& out,
+            FirstDigitCounts counted = {}) {
     if (nr == 0 || ns == 0) return;
     if (local_bits_ == 0) {
       Stopwatch watch;
@@ -66,7 +76,7 @@ class PartitionJoiner {
       return;
     }
     Stopwatch watch;
-    const LocalPartitions<Stored> parts = partition(r, nr, s, ns);
+    const LocalPartitions<Stored> parts = partition(r, nr, s, ns, counted);
     const double partitioned = watch.seconds();
     local_partition_seconds += partitioned;
     for (std::size_t i = 0; i < parts.count(); ++i) {

@@ -94,6 +94,7 @@ JoinResult RadixJoin::run_in(Format format, const Relation& inner, const Relatio
   summary.radix.network_bits = plan.bits.network;
   summary.radix.local_bits = plan.bits.local;
   summary.radix.local_passes = plan.local_passes;
+  summary.radix.precounted_local_bits = plan.precounted_local_bits;
   summary.radix.compressed = plan.compressed;
   summary.radix.tuple_bytes = plan.tuple_bytes;
   summary.radix.key_bits = plan.key_bits;

@@ -69,6 +69,9 @@ RadixPlan plan_radix_join(const JoinFacts& facts, const RadixJoinConfig& config)
   if (plan.bits.network + plan.bits.local > 40) throw UsageError("--network-bits plus --local-bits must be at most 40");
   plan.partitions = std::size_t{1} << plan.bits.network;
   plan.local_passes = split_radix_bits(plan.bits.local, kMaxSinglePassBits);
+  if (!plan.local_passes.empty() && plan.bits.network + plan.local_passes.front() <= kMaxPrecountedBits) {
+    plan.precounted_local_bits = plan.local_passes.front();
+  }
   plan.build_budget = cache_resident_build_tuples(plan.tuple_bytes, facts.cpu);
 
   plan.input_chunks = InputChunks::chunks_for(config.input_chunks, std::max(facts.inner_tuples, facts.outer_tuples),
@@ -101,6 +104,13 @@ MemoryEstimate RadixPlan::memory() const {
   m.add("chunk histograms", InputChunks::bytes_for(input_chunks, partitions), true);
   if (send_buffer_bytes > 0) m.add("send buffers", send_buffer_bytes);
   if (staging_bytes > 0) m.add("staging", staging_bytes);
+  if (precounted_local_bits > 0) {
+    // Per worker: the counting kernel's 32-bit counters, one chunk's bins,
+    // the totals of both relations; per rank: their sum and its layout per
+    // partition.
+    const std::uint64_t bin_bytes = (std::uint64_t{partitions} << precounted_local_bits) * sizeof(std::uint64_t);
+    m.add("first local digit counts", bin_bytes * (4 * std::uint64_t{config.threads} + 4));
+  }
   return m;
 }
 

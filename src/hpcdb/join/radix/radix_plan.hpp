@@ -25,12 +25,20 @@ struct RadixBits {
 // pass keep to it.
 inline constexpr unsigned kMaxSinglePassBits = 11;
 
+// Most bits (network and first local pass together) the histogram phase
+// counts: 2^16 counters per relation, exchanged among all ranks.
+inline constexpr unsigned kMaxPrecountedBits = 16;
+
 struct RadixPlan {
   RadixJoinConfig config;
   RadixBits bits;
   // The local partitioning: bits per pass (lowest key bits first), as many
   // passes of at most kMaxSinglePassBits as bits.local takes; empty: none.
   std::vector<unsigned> local_passes;
+  // Bits of the first local pass that the histogram phase counts along with
+  // the network bits, so that the pass need not read its input once more
+  // before scattering it (0: every local pass counts its own input).
+  unsigned precounted_local_bits = 0;
   std::size_t partitions = 1;  // of the network pass, 2^bits.network
   // Tuples travel and are joined as 8-byte values when the keys (less the
   // network bits) and rids fit, else as 16-byte tuples.
