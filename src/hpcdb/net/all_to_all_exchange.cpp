@@ -14,13 +14,23 @@ AllToAllExchange::AllToAllExchange(const Cluster& cluster, std::span<std::byte> 
     : cluster_(cluster), receive_(receive), transport_(transport), schedule_(schedule), chunk_bytes_(chunk_bytes), seed_(seed) {
   if (chunk_bytes == 0 || chunk_bytes > INT_MAX) throw UsageError("the exchange's chunk size must be 1 B to 2 GiB");
   MPI_Comm_dup(cluster.world(), &comm_);
+  owns_comm_ = true;
+  if (transport == ExchangeTransport::put) window_ = std::make_unique<RmaWindow>(receive.data(), receive.size(), comm_);
+}
+
+AllToAllExchange::AllToAllExchange(const Cluster& cluster, MPI_Comm comm, std::span<std::byte> receive,
+                                   ExchangeTransport transport, ExchangeSchedule schedule, std::size_t chunk_bytes,
+                                   std::uint64_t seed)
+    : cluster_(cluster), receive_(receive), transport_(transport), schedule_(schedule), chunk_bytes_(chunk_bytes), seed_(seed),
+      comm_(comm) {
+  if (chunk_bytes == 0 || chunk_bytes > INT_MAX) throw UsageError("the exchange's chunk size must be 1 B to 2 GiB");
   if (transport == ExchangeTransport::put) window_ = std::make_unique<RmaWindow>(receive.data(), receive.size(), comm_);
 }
 
 AllToAllExchange::~AllToAllExchange() {
   if (std::uncaught_exceptions() > 0) return;  // peers may never come: the ending job cleans up
   window_.reset();
-  MPI_Comm_free(&comm_);
+  if (owns_comm_) MPI_Comm_free(&comm_);
 }
 
 std::vector<AllToAllExchange::Chunk> AllToAllExchange::chunks_to(int target, const AllToAllPlan& plan) const {
@@ -85,7 +95,12 @@ ExchangeStats AllToAllExchange::run(const AllToAllPlan& plan) {
   }
   ExchangeStats stats;
   if (transport_ == ExchangeTransport::messages) post_receives(plan);
-  MPI_Barrier(comm_);  // every receive is posted, every window open
+  // Every window is open, and the synchronized schedule's first round starts
+  // together. Messages need no such start: without a synchronized schedule
+  // a rank sends as soon as it is ready, as the thesis's unsynchronized and
+  // random distributions did (the jam they show comes from ranks that drift
+  // apart; a message that comes before its receive waits for it).
+  if (transport_ == ExchangeTransport::put || schedule_ == ExchangeSchedule::synchronized) MPI_Barrier(comm_);
   const double start = MPI_Wtime();
   copy_to_self(plan);
   if (schedule_ == ExchangeSchedule::random) {

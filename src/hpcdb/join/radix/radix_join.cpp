@@ -18,7 +18,7 @@ RadixJoin::RadixJoin(const Cluster& cluster, const RadixPlan& plan) : cluster_(c
   windows_ = std::make_unique<ReceiveWindows>(cluster, plan.window_capacity, plan.writes);
   if (plan.send_buffer_bytes > 0) send_buffers_ = MemoryRegion(plan.send_buffer_bytes, Prefault::yes);
   if (plan.config.scheduled) {
-    staged_ = std::make_unique<StagedExchange>(plan.staging_bytes);
+    staged_ = std::make_unique<StagedExchange>(cluster, plan.staging_bytes);
   }
   node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
   chunks_ = std::make_unique<InputChunks>(cluster, plan.input_chunks, plan.partitions);
