@@ -46,6 +46,20 @@ void BM_Histogram(benchmark::State& state) {
 }
 BENCHMARK(BM_Histogram)->Arg(10)->Arg(11)->Unit(benchmark::kMillisecond);
 
+// Network and first local digits counted together (2^14-2^16 bins).
+void BM_HistogramWide(benchmark::State& state) {
+  const auto& in = shuffled_input();
+  const std::size_t bins = std::size_t{1} << state.range(0);
+  std::vector<std::uint64_t> counts(bins);
+  std::vector<std::uint32_t> scratch;
+  for (auto _ : state) {
+    std::fill(counts.begin(), counts.end(), 0);
+    benchmark::DoNotOptimize(radix_histogram_wide(in.data(), in.size(), bins - 1, counts.data(), scratch));
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
+}
+BENCHMARK(BM_HistogramWide)->Arg(14)->Arg(16)->Unit(benchmark::kMillisecond);
+
 void BM_NetworkPartition(benchmark::State& state) {
   const auto& in = shuffled_input();
   const unsigned bits = static_cast<unsigned>(state.range(0));
