@@ -6,7 +6,8 @@
 // fan-out than it was planned with: the fan-out of one pass is what the
 // write-combining lines and the TLB sustain, and as many passes as it takes
 // bring the final partitions to cache size. Each pass counts (a histogram per
-// partition of the pass before), then scatters into exactly sized ranges:
+// partition of the pass before; the first pass may be handed its counts),
+// then scatters into exactly sized ranges:
 //   streaming  software write-combining, a cache line per partition, full
 //              lines written with non-temporal stores (no read for
 //              ownership, the caches and the TLB hold only the lines)
@@ -149,7 +150,9 @@ class LocalRadixPartitioner {
       const std::size_t fanout = std::size_t{1} << bits;
       const std::size_t group_count = groups.size() - 1;
       starts.assign(group_count * fanout + 1, 0);
-      if (shift == 0 && first_counts != nullptr) {
+      const bool precounted = shift == 0 && first_counts != nullptr;
+      if (precounted) {
+        if (stores_ != ScatterStores::direct) throw Error("local radix pass: given counts need direct stores");
         std::copy(first_counts, first_counts + fanout, starts.begin() + 1);
       } else {
         for (std::size_t g = 0; g < group_count; ++g) {
@@ -159,8 +162,6 @@ class LocalRadixPartitioner {
         }
       }
       for (std::size_t i = 1; i < starts.size(); ++i) starts[i] += starts[i - 1];
-      const bool precounted = shift == 0 && first_counts != nullptr;
-      if (precounted && stores_ != ScatterStores::direct) throw Error("local radix pass: given counts need direct stores");
       if (precounted && starts.back() != n) throw Error("local radix pass: the counts given do not add up to its input");
       for (std::size_t g = 0; g < group_count; ++g) {
         const std::uint64_t begin = groups[g];
