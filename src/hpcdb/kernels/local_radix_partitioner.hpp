@@ -129,8 +129,10 @@ class LocalRadixPartitioner {
   // Returns where the partitions are (data itself when there are no passes,
   // else this partitioner's scratch, valid until the next call); starts gets
   // partitions() + 1 entries. `first_counts`, when given, holds the input's
-  // items per digit of the first pass, counted earlier (direct stores only;
-  // they must be exact: the scatter checks them and throws when they are not).
+  // items per digit of the first pass, counted earlier (direct stores only).
+  // They must be exact: a total that differs from n is refused before the
+  // scatter, a wrong split among the digits only after it, when the scatter
+  // may already have written past a range (a caller's bug, reported).
   template <class KeyOf>
   const Stored* partition(const Stored* data, std::size_t n, KeyOf key_of, std::vector<std::uint64_t>& starts,
                           const std::uint64_t* first_counts = nullptr) {

@@ -74,11 +74,13 @@ inline KeyRidBits radix_histogram(const Tuple* tuples, std::size_t n, std::uint6
 inline KeyRidBits radix_histogram_wide(const Tuple* tuples, std::size_t n, std::uint64_t mask, std::uint64_t* counts,
                                        std::vector<std::uint32_t>& scratch) {
   const std::size_t bins = mask + 1;
-  scratch.assign(bins, 0);
+  scratch.resize(bins);
   std::uint32_t* count = scratch.data();
   KeyRidBits seen;
   std::size_t i = 0;
+  // 32-bit counters: a block of at most 2^32 - 1 tuples at a time.
   while (i < n) {
+    std::fill(scratch.begin(), scratch.end(), 0u);
     const std::size_t block_end = i + std::min<std::size_t>(n - i, 0xFFFFFFF0u);
     for (; i + kHistogramBatch <= block_end; i += kHistogramBatch) {
       std::uint64_t slot[kHistogramBatch];
@@ -91,7 +93,6 @@ inline KeyRidBits radix_histogram_wide(const Tuple* tuples, std::size_t n, std::
       ++count[tuples[i].key & mask];
     }
     for (std::size_t p = 0; p < bins; ++p) counts[p] += count[p];
-    std::fill(scratch.begin(), scratch.end(), 0u);
   }
   return seen;
 }

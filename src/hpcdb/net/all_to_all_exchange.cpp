@@ -9,15 +9,6 @@
 
 namespace hpcdb {
 
-AllToAllExchange::AllToAllExchange(const Cluster& cluster, std::span<std::byte> receive, ExchangeTransport transport,
-                                   ExchangeSchedule schedule, std::size_t chunk_bytes, std::uint64_t seed)
-    : cluster_(cluster), receive_(receive), transport_(transport), schedule_(schedule), chunk_bytes_(chunk_bytes), seed_(seed) {
-  if (chunk_bytes == 0 || chunk_bytes > INT_MAX) throw UsageError("the exchange's chunk size must be 1 B to 2 GiB");
-  MPI_Comm_dup(cluster.world(), &comm_);
-  owns_comm_ = true;
-  if (transport == ExchangeTransport::put) window_ = std::make_unique<RmaWindow>(receive.data(), receive.size(), comm_);
-}
-
 AllToAllExchange::AllToAllExchange(const Cluster& cluster, MPI_Comm comm, std::span<std::byte> receive,
                                    ExchangeTransport transport, ExchangeSchedule schedule, std::size_t chunk_bytes,
                                    std::uint64_t seed)
@@ -30,7 +21,6 @@ AllToAllExchange::AllToAllExchange(const Cluster& cluster, MPI_Comm comm, std::s
 AllToAllExchange::~AllToAllExchange() {
   if (std::uncaught_exceptions() > 0) return;  // peers may never come: the ending job cleans up
   window_.reset();
-  if (owns_comm_) MPI_Comm_free(&comm_);
 }
 
 std::vector<AllToAllExchange::Chunk> AllToAllExchange::chunks_to(int target, const AllToAllPlan& plan) const {

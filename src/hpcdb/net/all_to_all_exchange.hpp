@@ -44,13 +44,12 @@ struct ExchangeStats {
 
 class AllToAllExchange {
  public:
-  // Collective. Pieces land in `receive`; chunks of at most `chunk_bytes`.
-  AllToAllExchange(const Cluster& cluster, std::span<std::byte> receive, ExchangeTransport transport,
-                   ExchangeSchedule schedule, std::size_t chunk_bytes, std::uint64_t seed = 1);
-  // The same over `comm`, a communicator of the cluster's ranks that only
-  // this exchange uses (duplicated by the caller beforehand, at set-up):
-  // with messages, constructing the exchange then does not bring the ranks
-  // together, so that an unsynchronized schedule keeps their drift.
+  // Pieces land in `receive`; chunks of at most `chunk_bytes`. `comm`: a
+  // communicator of the cluster's ranks that only exchanges use, one at a
+  // time (a DuplicatedComm the caller made at set-up): with messages,
+  // constructing the exchange then does not bring the ranks together, so
+  // that an unsynchronized schedule keeps their drift. Collective with puts
+  // (the window).
   AllToAllExchange(const Cluster& cluster, MPI_Comm comm, std::span<std::byte> receive, ExchangeTransport transport,
                    ExchangeSchedule schedule, std::size_t chunk_bytes, std::uint64_t seed = 1);
   ~AllToAllExchange();
@@ -78,8 +77,7 @@ class AllToAllExchange {
   ExchangeSchedule schedule_;
   std::size_t chunk_bytes_;
   std::uint64_t seed_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
-  bool owns_comm_ = false;
+  MPI_Comm comm_;
   std::unique_ptr<RmaWindow> window_;
   std::vector<MPI_Request> receives_;
   std::vector<MPI_Request> sends_;

@@ -11,6 +11,7 @@
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/net/all_to_all_exchange.hpp"
 #include "hpcdb/net/collectives.hpp"
+#include "hpcdb/net/duplicated_comm.hpp"
 
 namespace hpcdb {
 namespace {
@@ -90,10 +91,11 @@ AllToAllResults run_all_to_all_benchmark(const Cluster& cluster, const AllToAllB
   MemoryRegion data(per_peer, Prefault::yes);
   MemoryRegion receive(per_peer * static_cast<std::size_t>(cluster.size() - 1), Prefault::yes);
   const AllToAllPlan plan = raw_plan(cluster, static_cast<const std::byte*>(data.data()), per_peer);
+  const DuplicatedComm comm(cluster.world());
   results.load_before = load_average();
   for (unsigned round = 0; round < config.rounds; ++round) {
     for (std::size_t s = 0; s < config.schedules.size(); ++s) {
-      AllToAllExchange exchange(cluster, {static_cast<std::byte*>(receive.data()), receive.bytes()}, config.transport,
+      AllToAllExchange exchange(cluster, comm.get(), {static_cast<std::byte*>(receive.data()), receive.bytes()}, config.transport,
                                 config.schedules[s], config.chunk_bytes, 1 + round * 7919 + s);
       MPI_Barrier(cluster.world());
       const double start = MPI_Wtime();

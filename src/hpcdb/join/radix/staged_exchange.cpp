@@ -1,21 +1,13 @@
 #include "hpcdb/join/radix/staged_exchange.hpp"
 
 #include <algorithm>
-#include <exception>
 
 #include "hpcdb/core/error.hpp"
 
 namespace hpcdb {
 
 StagedExchange::StagedExchange(const Cluster& cluster, std::size_t bytes)
-    : memory_(std::max<std::size_t>(bytes, 64), Prefault::yes) {
-  MPI_Comm_dup(cluster.world(), &comm_);
-}
-
-StagedExchange::~StagedExchange() {
-  if (std::uncaught_exceptions() > 0) return;  // peers may never come: the ending job cleans up
-  MPI_Comm_free(&comm_);
-}
+    : memory_(std::max<std::size_t>(bytes, 64), Prefault::yes), comm_(cluster.world()) {}
 
 void StagedExchange::plan(const std::vector<std::uint64_t>& rank_counts, std::size_t partitions, unsigned tuple_bytes) {
   std::uint64_t tuples = 0;
@@ -71,7 +63,7 @@ ExchangeStats StagedExchange::ship(const Cluster& cluster, std::span<std::byte> 
       }
     }
   }
-  AllToAllExchange exchange(cluster, comm_, receive, config.transport, config.schedule, config.chunk_bytes,
+  AllToAllExchange exchange(cluster, comm_.get(), receive, config.transport, config.schedule, config.chunk_bytes,
                             static_cast<std::uint64_t>(cluster.rank()) + 1);
   return exchange.run(plan);
 }

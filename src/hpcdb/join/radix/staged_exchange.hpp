@@ -16,6 +16,7 @@
 #include "hpcdb/join/radix/window_layout.hpp"
 #include "hpcdb/net/all_to_all_exchange.hpp"
 #include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/duplicated_comm.hpp"
 
 namespace hpcdb {
 
@@ -24,9 +25,6 @@ class StagedExchange {
   // Collective. Room for this rank's own tuples of both relations (the
   // plan's staging bytes), and the exchange's own communicator.
   StagedExchange(const Cluster& cluster, std::size_t bytes);
-  ~StagedExchange();
-  StagedExchange(const StagedExchange&) = delete;
-  StagedExchange& operator=(const StagedExchange&) = delete;
 
   // Lays out the staging for this rank's counts per partition (inner then
   // outer, `partitions` each) in tuples of `tuple_bytes`.
@@ -46,7 +44,7 @@ class StagedExchange {
 
  private:
   MemoryRegion memory_;
-  MPI_Comm comm_ = MPI_COMM_NULL;  // duplicated at set-up: ship() starts without a collective
+  DuplicatedComm comm_;  // made at set-up: ship() starts without a collective
   std::size_t partitions_ = 0;
   unsigned tuple_bytes_ = 16;
   std::vector<std::uint64_t> start_;  // inner then outer, per partition, in tuples
