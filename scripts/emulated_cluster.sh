@@ -7,10 +7,16 @@
 # (the shuffle's UCX designs) is held to TCP as well (UCX_TLS=tcp,self
 # unless set).
 #
-#   scripts/emulated_cluster.sh --hosts 3 [--ranks-per-host 1] [--rate 10gbit] -- build/hpcdb join --inner 4M --outer 4M --verify
+#   scripts/emulated_cluster.sh --hosts 3 [--ranks-per-host 1] [--rate 10gbit] [--port-buffer 256kb] -- build/hpcdb join --inner 4M --outer 4M --verify
 #
 # Rates are tc rates (1gbit, 10gbit, 25gbit, 100mbit). The kernel here has no
 # netem, so latency is the veth's own (a few microseconds), not shaped.
+# --port-buffer (a tc size, default 256kb) is the switch's queue in front of
+# each host: commodity switches have some 100-350 KB per port (4 MB shared by
+# 48 ports, 16 MB by 48). Two senders to one receiver then overflow it, TCP
+# backs off, and their cross traffic costs what it costs on a real switch; a
+# queue of many megabytes would instead absorb it and delay every message
+# behind it.
 # One emulated cluster exists at a time on a machine (the namespaces and
 # addresses are fixed): a second run waits for the first (up to
 # HPCDB_EMULATED_WAIT seconds, default 900) instead of tearing down its hosts.
@@ -19,13 +25,15 @@ set -euo pipefail
 hosts=2
 per_host=1
 rate=10gbit
+port_buffer=256kb
 while [ $# -gt 0 ]; do
   case "$1" in
     --hosts) hosts=$2; shift 2 ;;
     --ranks-per-host) per_host=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
+    --port-buffer) port_buffer=$2; shift 2 ;;
     --) shift; break ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) echo "emulated_cluster.sh: unknown option '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -68,9 +76,10 @@ for k in $(seq 1 "$hosts"); do
   ip netns exec "$ns" ip addr add "10.77.0.$k/24" dev "veth$k"
   ip netns exec "$ns" ip link set "veth$k" up
   ip netns exec "$ns" ip link set lo up
-  # Shape both directions of the host's link.
+  # Shape both directions of the host's link; the host's own queue is
+  # bounded by TCP (small queues per socket), the switch port's by its buffer.
   ip netns exec "$ns" tc qdisc add dev "veth$k" root tbf rate "$rate" burst 1mb latency 100ms
-  ip netns exec "$switch" tc qdisc add dev "port$k" root tbf rate "$rate" burst 1mb latency 100ms
+  ip netns exec "$switch" tc qdisc add dev "port$k" root tbf rate "$rate" burst 1mb limit "$port_buffer"
 done
 
 host_list=$(seq -s, -f "10.77.0.%g:$per_host" 1 "$hosts")
