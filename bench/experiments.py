@@ -12,7 +12,8 @@ measurement, from a calibration made on the same emulated network.
 along the ring and by MPI_Ibcast) and radix joins (streaming, synchronized
 and unsynchronized exchange) on 4 emulated hosts at 1 Gbit/s (`--rate` for
 another link rate; each host's
-link shaped both ways, as a switch port would), the model next to each measurement, every variant once per round
+link shaped both ways, as a switch port would, with `--port-buffer` of queue at
+each switch port), the model next to each measurement, every variant once per round
 (`--rounds`), each point labelled with the load averages it ran under;
 `all-to-all` runs `hpcdb netbench --all-to-all` (thesis section 6.1) there.
 """
@@ -220,9 +221,6 @@ def shape(args):
 
 
 def bandwidth(args):
-    if os.geteuid() != 0:
-        sys.exit("experiments.py bandwidth: needs root (network namespaces)")
-    cluster = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "emulated_cluster.sh")
     rows = []
     n = size_arg(args, "8M")
     with tempfile.TemporaryDirectory() as work:
@@ -230,7 +228,7 @@ def bandwidth(args):
             for hosts in [2, 3, 4]:
                 # Calibrated on the very layout of the join, every rank busy at once:
                 # the emulated hosts share this machine's cores and kernel.
-                launcher = [cluster, "--hosts", str(hosts), "--rate", rate]
+                launcher = emulated_launcher(args, hosts, rate)
                 calibration = os.path.join(work, f"cal-{rate}-{hosts}.json")
                 subprocess.run(launcher + ["--", args.hpcdb, "calibrate", "--concurrent", "--tuples", "4Mi",
                                            "--repeat", "2", "--output", calibration],
@@ -276,11 +274,11 @@ def rate_gbit(rate):
     sys.exit(f"experiments.py: --rate {rate}: give it as Ngbit, Nmbit or Nkbit")
 
 
-def emulated_launcher(hosts, rate):
+def emulated_launcher(args, hosts, rate):
     if os.geteuid() != 0:
         sys.exit("experiments.py: emulated hosts need root (network namespaces)")
     cluster = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts", "emulated_cluster.sh")
-    return [cluster, "--hosts", str(hosts), "--rate", rate]
+    return [cluster, "--hosts", str(hosts), "--rate", rate, "--port-buffer", args.port_buffer]
 
 
 def calibrate_on(args, launcher, path):
@@ -315,7 +313,7 @@ def interleaved(args, launcher, calibration, variants, sizes):
 def topologies(args):
     """The issue's bar: each join against its model on 4 hosts at 1 Gbit/s, 8M x 8M,
     synchronized and unsynchronized radix in the same run, variants interleaved."""
-    launcher = emulated_launcher(4, args.rate)
+    launcher = emulated_launcher(args, 4, args.rate)
     n = size_arg(args, "8M")
     with tempfile.TemporaryDirectory() as work:
         calibration = os.path.join(work, "cal.json")
@@ -338,7 +336,7 @@ def topologies(args):
 
 def multiplicity(args):
     """|R| = 1..12 x |S| (thesis Fig. 4.6): ring and broadcast move S only, radix moves both."""
-    launcher = emulated_launcher(4, args.rate)
+    launcher = emulated_launcher(args, 4, args.rate)
     outer = 4_000_000 if not args.quick else 500_000
     variants = [v for v in EMULATED_JOINS if v[1] in ("cyclo", "broadcast", "radix synchronized")]
     sizes = [(str(m * outer), str(outer), m) for m in [1, 2, 3, 4, 6, 8, 10, 12]]
@@ -362,7 +360,7 @@ def multiplicity(args):
 def all_to_all(args):
     """Thesis section 6.1 on 4 emulated hosts at 1 Gbit/s: every rank sends the
     same amount to every other in the three schedules (hpcdb netbench --all-to-all)."""
-    launcher = emulated_launcher(4, args.rate)
+    launcher = emulated_launcher(args, 4, args.rate)
     per_peer = "256Mi" if not args.quick else "32Mi"
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(os.path.abspath(args.out), "all_to_all.json")
@@ -389,6 +387,8 @@ def main():
     parser.add_argument("--quick", action="store_true", help="an eighth of the sizes, for a fast look")
     parser.add_argument("--rate", default="1gbit",
                         help="topologies, multiplicity, all-to-all: each emulated host's link (tc rate: 1gbit, 100mbit, ...)")
+    parser.add_argument("--port-buffer", default="256kb",
+                        help="emulated hosts: the switch's queue per port (tc size; see scripts/emulated_cluster.sh)")
     parser.add_argument("--hpcdb", default="build/hpcdb")
     parser.add_argument("--out", default="bench/results")
     args = parser.parse_args()
