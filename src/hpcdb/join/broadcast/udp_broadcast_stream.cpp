@@ -132,15 +132,11 @@ void UdpBroadcastStream::stash(std::span<const std::byte> values, const Consumer
   batch_fill_ += n;
 }
 
-bool UdpBroadcastStream::drain(int owner, std::uint64_t upto, const Consumer& consume) {
+void UdpBroadcastStream::take_waiting(int owner, const Consumer& consume) {
   const bool listening = owner != cluster_.rank();
   for (;;) {
     const std::size_t got = socket_->receive(datagram_);
-    if (got == 0) {
-      if (!listening || received_count_ == upto) return true;
-      if (!socket_->wait(config_.quiet_ms)) return false;
-      continue;
-    }
+    if (got == 0) return;
     if (!listening || got < sizeof(Header)) continue;  // the rank's own broadcasts, or not ours
     Header header{};
     std::memcpy(&header, datagram_.data(), sizeof header);
@@ -158,6 +154,26 @@ bool UdpBroadcastStream::drain(int owner, std::uint64_t upto, const Consumer& co
     received_[header.id] = true;
     ++received_count_;
     stash({datagram_.data() + sizeof header, values * value_bytes_}, consume);
+  }
+}
+
+bool UdpBroadcastStream::drain(int owner, std::uint64_t upto, const Consumer& consume) {
+  for (;;) {
+    take_waiting(owner, consume);
+    if (owner == cluster_.rank() || received_count_ == upto) return true;
+    if (!socket_->wait(config_.quiet_ms)) return false;
+  }
+}
+
+void UdpBroadcastStream::complete(MPI_Request& request, int owner, const Consumer& consume,
+                                  const std::function<bool()>& spare_work) {
+  for (;;) {
+    int done = 0;
+    MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    take_waiting(owner, consume);
+    if (spare_work && spare_work()) continue;
+    socket_->wait(1);
   }
 }
 
@@ -191,12 +207,21 @@ void UdpBroadcastStream::serve(const Encoder& encode, const Consumer& consume, b
       next_new = total;  // nobody to send to
     }
     if (own_next < own_values) join_own_batch();  // while the datagrams travel
+    // Non-blocking like the listeners' (the two kinds do not match).
     std::uint64_t upto = next_new;
-    MPI_Bcast(&upto, 1, MPI_UINT64_T, me, comm_);
+    MPI_Request announced = MPI_REQUEST_NULL;
+    MPI_Ibcast(&upto, 1, MPI_UINT64_T, me, comm_, &announced);
+    MPI_Wait(&announced, MPI_STATUS_IGNORE);
     drain(me, upto, consume);
     int none = 0;
     std::vector<int> counts(static_cast<std::size_t>(ranks));
-    MPI_Gather(&none, 1, MPI_INT, counts.data(), 1, MPI_INT, me, comm_);
+    MPI_Request gathered = MPI_REQUEST_NULL;
+    MPI_Igather(&none, 1, MPI_INT, counts.data(), 1, MPI_INT, me, comm_, &gathered);
+    complete(gathered, me, consume, [&] {
+      if (own_next == own_values) return false;
+      join_own_batch();
+      return true;
+    });
     std::vector<int> offsets(counts.size(), 0);
     for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
     std::vector<std::uint64_t> lacking(static_cast<std::size_t>(offsets.back() + counts.back()));
@@ -235,7 +260,9 @@ void UdpBroadcastStream::listen(int owner, const Consumer& consume, bool last_tu
   for (;;) {
     ++stats_.phases;
     std::uint64_t upto = 0;
-    MPI_Bcast(&upto, 1, MPI_UINT64_T, owner, comm_);
+    MPI_Request announced = MPI_REQUEST_NULL;
+    MPI_Ibcast(&upto, 1, MPI_UINT64_T, owner, comm_, &announced);
+    complete(announced, owner, consume, nullptr);
     std::vector<std::uint64_t> lacking;
     if (!drain(owner, upto, consume)) {
       // A bounded list: whatever is left is asked for in the next phase.
@@ -245,7 +272,9 @@ void UdpBroadcastStream::listen(int owner, const Consumer& consume, bool last_tu
       }
     }
     const int count = static_cast<int>(lacking.size());
-    MPI_Gather(&count, 1, MPI_INT, nullptr, 0, MPI_INT, owner, comm_);
+    MPI_Request gathered = MPI_REQUEST_NULL;  // non-blocking like the server's
+    MPI_Igather(&count, 1, MPI_INT, nullptr, 0, MPI_INT, owner, comm_, &gathered);
+    MPI_Wait(&gathered, MPI_STATUS_IGNORE);
     MPI_Gatherv(lacking.data(), count, MPI_UINT64_T, nullptr, nullptr, nullptr, MPI_UINT64_T, owner, comm_);
     std::uint64_t state[2] = {0, 0};
     MPI_Bcast(state, 2, MPI_UINT64_T, owner, comm_);

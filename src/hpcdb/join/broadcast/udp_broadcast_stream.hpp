@@ -75,8 +75,18 @@ class UdpBroadcastStream {
   void serve(const Encoder& encode, const Consumer& consume, bool last_turn);
   void listen(int owner, const Consumer& consume, bool last_turn);
   void send_datagram(const Encoder& encode, std::uint64_t id, bool resend);
-  // Takes waiting datagrams of `owner`'s turn; true when every id below `upto` is in.
+  // Takes the datagrams waiting at the socket: `owner`'s of this turn are
+  // kept (full batches joined), the rest dropped (all of them when `owner`
+  // is this rank: its own broadcasts).
+  void take_waiting(int owner, const Consumer& consume);
+  // Takes `owner`'s datagrams until every id below `upto` is in (true) or
+  // none came for the quiet time (false).
   bool drain(int owner, std::uint64_t upto, const Consumer& consume);
+  // Completes `request` while taking `owner`'s datagrams and doing
+  // `spare_work` (true when it did some): a rank waiting in the
+  // synchronization step keeps pace with the sender and joins, instead of
+  // spinning in MPI on cores the other ranks need.
+  void complete(MPI_Request& request, int owner, const Consumer& consume, const std::function<bool()>& spare_work);
   void stash(std::span<const std::byte> values, const Consumer& consume);
   std::uint64_t datagrams_of(int owner) const;
 
