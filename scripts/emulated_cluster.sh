@@ -12,7 +12,7 @@
 # Rates are tc rates (1gbit, 10gbit, 25gbit, 100mbit). The kernel here has no
 # netem, so latency is the veth's own (a few microseconds), not shaped.
 # --port-buffer (a tc size, default 256kb) is the switch's queue in front of
-# each host: commodity switches have some 100-350 KB per port (4 MB shared by
+# each host: commodity switches have some 85-350 KB per port (4 MB shared by
 # 48 ports, 16 MB by 48). Two senders to one receiver then overflow it, TCP
 # backs off, and their cross traffic costs what it costs on a real switch; a
 # queue of many megabytes would instead absorb it and delay every message

@@ -11,11 +11,10 @@ namespace hpcdb {
 
 BroadcastStream::BroadcastStream(const Cluster& cluster, std::uint64_t fragment_values, std::size_t value_bytes,
                                  std::size_t chunk_values, unsigned depth, Route route)
-    : rank_(cluster.rank()), ranks_(cluster.size()), route_(route), value_bytes_(value_bytes) {
+    : comm_(cluster.world()), rank_(cluster.rank()), ranks_(cluster.size()), route_(route), value_bytes_(value_bytes) {
   if (chunk_values == 0) throw UsageError("the broadcast chunk must hold at least one tuple");
   if (chunk_values * value_bytes > (std::size_t{1} << 30)) throw UsageError("--chunk-size must be at most 1 GiB");
   if (depth == 0) throw UsageError("the broadcast needs at least one chunk in flight");
-  MPI_Comm_dup(cluster.world(), &comm_);
   const std::vector<std::uint64_t> fragments = allgather(fragment_values, cluster.world());
   for (int owner = 0; owner < ranks_; ++owner) {
     const std::uint64_t n = fragments[static_cast<std::size_t>(owner)];
@@ -37,7 +36,6 @@ BroadcastStream::~BroadcastStream() {
     MPI_Wait(&slot.receive, MPI_STATUS_IGNORE);
     MPI_Wait(&slot.forward, MPI_STATUS_IGNORE);
   }
-  MPI_Comm_free(&comm_);
 }
 
 bool BroadcastStream::forwards(std::size_t chunk) const {
@@ -56,14 +54,14 @@ void BroadcastStream::post(std::size_t chunk) {
       encode_(chunk_first_[chunk], chunk_count_[chunk], bytes_of(slot));
       bytes_sent_ += chunk_bytes(chunk) * static_cast<std::size_t>(ranks_ - 1);
     }
-    MPI_Ibcast(bytes_of(slot), bytes, MPI_BYTE, owner, comm_, &slot.receive);
+    MPI_Ibcast(bytes_of(slot), bytes, MPI_BYTE, owner, comm_.get(), &slot.receive);
     slot.arrived = false;
   } else if (owner == rank_) {
     encode_(chunk_first_[chunk], chunk_count_[chunk], bytes_of(slot));
     slot.arrived = true;
   } else {
     const int predecessor = (rank_ + ranks_ - 1) % ranks_;
-    MPI_Irecv(bytes_of(slot), bytes, MPI_BYTE, predecessor, 0, comm_, &slot.receive);
+    MPI_Irecv(bytes_of(slot), bytes, MPI_BYTE, predecessor, 0, comm_.get(), &slot.receive);
     slot.arrived = false;
   }
   slot.must_forward = forwards(chunk);
@@ -76,7 +74,7 @@ void BroadcastStream::forward_arrived() {
     Slot& slot = slots_[next_to_forward_ % slots_.size()];
     if (slot.must_forward) {
       if (!slot.arrived) return;
-      MPI_Isend(bytes_of(slot), static_cast<int>(chunk_bytes(slot.chunk)), MPI_BYTE, (rank_ + 1) % ranks_, 0, comm_,
+      MPI_Isend(bytes_of(slot), static_cast<int>(chunk_bytes(slot.chunk)), MPI_BYTE, (rank_ + 1) % ranks_, 0, comm_.get(),
                 &slot.forward);
       bytes_sent_ += chunk_bytes(slot.chunk);
       slot.must_forward = false;

@@ -22,6 +22,7 @@
 
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/duplicated_comm.hpp"
 
 namespace hpcdb {
 
@@ -75,7 +76,7 @@ class BroadcastStream {
   // Tests the slots' requests once; true when something completed.
   bool poll();
 
-  MPI_Comm comm_ = MPI_COMM_NULL;  // private: its messages never meet other traffic
+  DuplicatedComm comm_;  // private: its messages never meet other traffic
   int rank_ = 0;
   int ranks_ = 1;
   Route route_ = Route::ring;

@@ -39,6 +39,7 @@ UdpBroadcastStream::UdpBroadcastStream(const Cluster& cluster, const UdpBroadcas
                                        std::uint64_t fragment_values, std::size_t value_bytes, std::size_t batch_values)
     : cluster_(cluster),
       config_(config),
+      comm_(cluster.world()),
       value_bytes_(value_bytes),
       per_datagram_(datagram_values(value_bytes)),
       batch_values_(std::max(batch_values, per_datagram_)),
@@ -70,11 +71,6 @@ UdpBroadcastStream::UdpBroadcastStream(const Cluster& cluster, const UdpBroadcas
     target_ = ipv4_address(broadcast_address(cluster, config.address), socket_->port());
   });
   config_.port = socket_->port();
-  MPI_Comm_dup(cluster.world(), &comm_);
-}
-
-UdpBroadcastStream::~UdpBroadcastStream() {
-  if (std::uncaught_exceptions() == 0) MPI_Comm_free(&comm_);
 }
 
 std::string UdpBroadcastStream::address() const {
@@ -160,7 +156,7 @@ void UdpBroadcastStream::take_waiting(int owner, const Consumer& consume) {
 bool UdpBroadcastStream::drain(int owner, std::uint64_t upto, const Consumer& consume) {
   for (;;) {
     take_waiting(owner, consume);
-    if (owner == cluster_.rank() || received_count_ == upto) return true;
+    if (received_count_ == upto) return true;
     if (!socket_->wait(config_.quiet_ms)) return false;
   }
 }
@@ -210,13 +206,13 @@ void UdpBroadcastStream::serve(const Encoder& encode, const Consumer& consume, b
     // Non-blocking like the listeners' (the two kinds do not match).
     std::uint64_t upto = next_new;
     MPI_Request announced = MPI_REQUEST_NULL;
-    MPI_Ibcast(&upto, 1, MPI_UINT64_T, me, comm_, &announced);
+    MPI_Ibcast(&upto, 1, MPI_UINT64_T, me, comm_.get(), &announced);
     MPI_Wait(&announced, MPI_STATUS_IGNORE);
-    drain(me, upto, consume);
+    take_waiting(me, consume);  // its own broadcasts, looped back
     int none = 0;
     std::vector<int> counts(static_cast<std::size_t>(ranks));
     MPI_Request gathered = MPI_REQUEST_NULL;
-    MPI_Igather(&none, 1, MPI_INT, counts.data(), 1, MPI_INT, me, comm_, &gathered);
+    MPI_Igather(&none, 1, MPI_INT, counts.data(), 1, MPI_INT, me, comm_.get(), &gathered);
     complete(gathered, me, consume, [&] {
       if (own_next == own_values) return false;
       join_own_batch();
@@ -225,7 +221,7 @@ void UdpBroadcastStream::serve(const Encoder& encode, const Consumer& consume, b
     std::vector<int> offsets(counts.size(), 0);
     for (std::size_t r = 1; r < counts.size(); ++r) offsets[r] = offsets[r - 1] + counts[r - 1];
     std::vector<std::uint64_t> lacking(static_cast<std::size_t>(offsets.back() + counts.back()));
-    MPI_Gatherv(nullptr, 0, MPI_UINT64_T, lacking.data(), counts.data(), offsets.data(), MPI_UINT64_T, me, comm_);
+    MPI_Gatherv(nullptr, 0, MPI_UINT64_T, lacking.data(), counts.data(), offsets.data(), MPI_UINT64_T, me, comm_.get());
     std::sort(lacking.begin(), lacking.end());
     lacking.erase(std::unique(lacking.begin(), lacking.end()), lacking.end());
     resend = std::move(lacking);
@@ -241,7 +237,7 @@ void UdpBroadcastStream::serve(const Encoder& encode, const Consumer& consume, b
         }
       }
     }
-    MPI_Bcast(state, 2, MPI_UINT64_T, me, comm_);
+    MPI_Bcast(state, 2, MPI_UINT64_T, me, comm_.get());
     if (state[0] == static_cast<std::uint64_t>(TurnState::done)) break;
     if (state[0] == static_cast<std::uint64_t>(TurnState::unreachable)) {
       throw Error(fmt::format("UDP broadcasts from rank {} to {} do not reach rank {}: are all ranks on one network "
@@ -261,7 +257,7 @@ void UdpBroadcastStream::listen(int owner, const Consumer& consume, bool last_tu
     ++stats_.phases;
     std::uint64_t upto = 0;
     MPI_Request announced = MPI_REQUEST_NULL;
-    MPI_Ibcast(&upto, 1, MPI_UINT64_T, owner, comm_, &announced);
+    MPI_Ibcast(&upto, 1, MPI_UINT64_T, owner, comm_.get(), &announced);
     complete(announced, owner, consume, nullptr);
     std::vector<std::uint64_t> lacking;
     if (!drain(owner, upto, consume)) {
@@ -273,11 +269,11 @@ void UdpBroadcastStream::listen(int owner, const Consumer& consume, bool last_tu
     }
     const int count = static_cast<int>(lacking.size());
     MPI_Request gathered = MPI_REQUEST_NULL;  // non-blocking like the server's
-    MPI_Igather(&count, 1, MPI_INT, nullptr, 0, MPI_INT, owner, comm_, &gathered);
+    MPI_Igather(&count, 1, MPI_INT, nullptr, 0, MPI_INT, owner, comm_.get(), &gathered);
     MPI_Wait(&gathered, MPI_STATUS_IGNORE);
-    MPI_Gatherv(lacking.data(), count, MPI_UINT64_T, nullptr, nullptr, nullptr, MPI_UINT64_T, owner, comm_);
+    MPI_Gatherv(lacking.data(), count, MPI_UINT64_T, nullptr, nullptr, nullptr, MPI_UINT64_T, owner, comm_.get());
     std::uint64_t state[2] = {0, 0};
-    MPI_Bcast(state, 2, MPI_UINT64_T, owner, comm_);
+    MPI_Bcast(state, 2, MPI_UINT64_T, owner, comm_.get());
     if (state[0] == static_cast<std::uint64_t>(TurnState::done)) break;
     if (state[0] == static_cast<std::uint64_t>(TurnState::unreachable)) {
       throw Error(fmt::format("UDP broadcasts from rank {} to {} do not reach rank {}: are all ranks on one network "

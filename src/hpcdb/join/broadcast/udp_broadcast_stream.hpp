@@ -26,6 +26,7 @@
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/join/broadcast/udp_broadcast_config.hpp"
 #include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/duplicated_comm.hpp"
 #include "hpcdb/net/udp_socket.hpp"
 
 namespace hpcdb {
@@ -48,7 +49,6 @@ class UdpBroadcastStream {
   // `value_bytes` bytes; batches hold up to `batch_values`.
   UdpBroadcastStream(const Cluster& cluster, const UdpBroadcastConfig& config, std::uint64_t fragment_values,
                      std::size_t value_bytes, std::size_t batch_values);
-  ~UdpBroadcastStream();
   UdpBroadcastStream(const UdpBroadcastStream&) = delete;
   UdpBroadcastStream& operator=(const UdpBroadcastStream&) = delete;
 
@@ -79,8 +79,8 @@ class UdpBroadcastStream {
   // kept (full batches joined), the rest dropped (all of them when `owner`
   // is this rank: its own broadcasts).
   void take_waiting(int owner, const Consumer& consume);
-  // Takes `owner`'s datagrams until every id below `upto` is in (true) or
-  // none came for the quiet time (false).
+  // Listening to `owner`: takes its datagrams until every id below `upto`
+  // is in (true) or none came for the quiet time (false).
   bool drain(int owner, std::uint64_t upto, const Consumer& consume);
   // Completes `request` while taking `owner`'s datagrams and doing
   // `spare_work` (true when it did some): a rank waiting in the
@@ -92,7 +92,7 @@ class UdpBroadcastStream {
 
   const Cluster& cluster_;
   UdpBroadcastConfig config_;
-  MPI_Comm comm_ = MPI_COMM_NULL;
+  DuplicatedComm comm_;
   std::size_t value_bytes_ = 0;
   std::size_t per_datagram_ = 0;
   std::size_t batch_values_ = 0;

@@ -12,12 +12,6 @@ namespace {
 constexpr int kNoteTag = 1;    // payload: the part's length in bytes
 constexpr int kCreditTag = 2;  // payload: the cycle whose buffer is free again
 
-MPI_Comm private_communicator(MPI_Comm world) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  MPI_Comm_dup(world, &comm);
-  return comm;
-}
-
 void wait(MPI_Request& request) {
   if (request != MPI_REQUEST_NULL) MPI_Wait(&request, MPI_STATUS_IGNORE);
 }
@@ -30,7 +24,7 @@ RingChannel::RingChannel(const Cluster& cluster, std::size_t buffer_bytes, std::
       predecessor_((cluster.rank() + cluster.size() - 1) % cluster.size()),
       buffer_bytes_(buffer_bytes),
       chunk_bytes_(chunk_bytes),
-      comm_(private_communicator(cluster.world())),
+      comm_(cluster.world()),
       memory_(std::max<std::size_t>(2 * buffer_bytes, 64), Prefault::yes),
       window_(memory_.data(), memory_.bytes(), cluster.world()) {
   if (chunk_bytes_ == 0) throw UsageError("the ring's chunk size must be above 0 bytes");
@@ -43,7 +37,6 @@ RingChannel::~RingChannel() {
   wait(credit_out_request_);
   wait(note_request_);
   wait(credit_request_);
-  MPI_Comm_free(&comm_);
 }
 
 std::byte* RingChannel::buffer(unsigned cycle) const {
@@ -58,9 +51,9 @@ void RingChannel::begin_cycle(unsigned cycle, std::size_t bytes) {
   // The successor's buffer for this part was freed by its credit for the
   // cycle before; in cycle 0 it has never been used.
   credit_pending_ = forwards(cycle) && cycle > 0;
-  if (credit_pending_) MPI_Irecv(&credit_, 1, MPI_UINT64_T, successor_, kCreditTag, comm_, &credit_request_);
+  if (credit_pending_) MPI_Irecv(&credit_, 1, MPI_UINT64_T, successor_, kCreditTag, comm_.get(), &credit_request_);
   note_arrived_ = false;
-  if (cycle + 1 < cycles()) MPI_Irecv(&note_, 1, MPI_UINT64_T, predecessor_, kNoteTag, comm_, &note_request_);
+  if (cycle + 1 < cycles()) MPI_Irecv(&note_, 1, MPI_UINT64_T, predecessor_, kNoteTag, comm_.get(), &note_request_);
 }
 
 void RingChannel::issue_chunk() {
@@ -95,13 +88,13 @@ void RingChannel::end_cycle() {
     MPI_Win_flush(successor_, window_.handle());  // the part is in the successor's buffer
     wait(note_out_request_);
     note_out_ = forward_bytes_;
-    MPI_Isend(&note_out_, 1, MPI_UINT64_T, successor_, kNoteTag, comm_, &note_out_request_);
+    MPI_Isend(&note_out_, 1, MPI_UINT64_T, successor_, kNoteTag, comm_.get(), &note_out_request_);
   }
   // This buffer is joined and forwarded: the predecessor may fill it again.
   if (receives_credit_for(cycle_)) {
     wait(credit_out_request_);
     credit_out_ = cycle_;
-    MPI_Isend(&credit_out_, 1, MPI_UINT64_T, predecessor_, kCreditTag, comm_, &credit_out_request_);
+    MPI_Isend(&credit_out_, 1, MPI_UINT64_T, predecessor_, kCreditTag, comm_.get(), &credit_out_request_);
   }
 }
 

@@ -19,6 +19,7 @@
 
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/net/cluster.hpp"
+#include "hpcdb/net/duplicated_comm.hpp"
 #include "hpcdb/net/rma_window.hpp"
 
 namespace hpcdb {
@@ -66,7 +67,7 @@ class RingChannel {
   int predecessor_ = 0;
   std::size_t buffer_bytes_ = 0;
   std::size_t chunk_bytes_ = 0;
-  MPI_Comm comm_ = MPI_COMM_NULL;  // private, so notes never meet other messages
+  DuplicatedComm comm_;  // private, so notes never meet other messages
   MemoryRegion memory_;
   RmaWindow window_;
 
