@@ -10,9 +10,9 @@
 #include <optional>
 
 #include "hpcdb/model/calibration.hpp"
+#include "hpcdb/model/join_prediction.hpp"
 #include "hpcdb/apps/hpcdb/join/join_report.hpp"
 #include "hpcdb/apps/hpcdb/json_output.hpp"
-#include "hpcdb/apps/hpcdb/model/model_command.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/output_path.hpp"
@@ -156,21 +156,10 @@ JoinMemory measured_memory(const Cluster& cluster, const PeakMemoryMeter& meter,
   return m;
 }
 
-// The model's view of this join: the job's shape and what the plan decided.
-JoinShape model_shape(const Cluster& cluster, const JoinOptions& options, const JoinPlan& plan) {
-  JoinShape shape{static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
-                  static_cast<double>(cluster.node_count()), 0,
-                  static_cast<double>(options.sort_merge.merge_fan_in), 1, nodes_share_a_kernel(cluster)};
-  shape.tuple_bytes = tuple_bytes_of(plan);
-  if (const auto* radix = std::get_if<RadixPlan>(&plan)) {
-    shape.radix_passes = radix->bits.local > 0 ? 2 : 1;
-    shape.radix_staged = radix->config.scheduled;
-  }
-  if (const auto* sort_merge = std::get_if<SortMergePlan>(&plan)) shape.subranges = sort_merge->subranges;
-  shape.presort = options.cyclo.presort;
-  shape.chunk_bytes = static_cast<double>(options.algorithm == "cyclo" ? options.cyclo.chunk_bytes
-                                                                       : options.broadcast.chunk_bytes);
-  return shape;
+// The model's view of the job this join runs in (collective).
+ClusterShape model_cluster(const Cluster& cluster, const JoinOptions& options, double bandwidth_bytes) {
+  return {static_cast<double>(cluster.size()), static_cast<double>(options.radix.threads),
+          static_cast<double>(cluster.node_count()), bandwidth_bytes, nodes_share_a_kernel(cluster)};
 }
 
 }  // namespace
@@ -222,9 +211,8 @@ int run_join_command(const Cluster& cluster, JoinOptions& options) {
   if (!options.calibration.empty()) {
     Calibration calibration;
     run_collectively(world, [&] { calibration = read_calibration(options.calibration); });
-    JoinShape shape = model_shape(cluster, options, plan);
-    shape.bandwidth_bytes = calibration.put_bandwidth;
-    context.model = predict_join(options.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
+    const JoinShape shape = join_shape(plan, model_cluster(cluster, options, calibration.put_bandwidth));
+    context.model = predict_join(options.configs().algorithm, calibration, static_cast<double>(inputs.inner.global_size),
                                  static_cast<double>(inputs.outer.global_size), shape);
   }
 
