@@ -10,6 +10,9 @@
 namespace hpcdb {
 namespace {
 
+constexpr NamedValues<ExchangeTransport, 2> kExchangeNames{
+    {{ExchangeTransport::messages, "messages"}, {ExchangeTransport::put, "puts"}}};
+
 std::vector<std::string> split(const std::string& text) {
   std::vector<std::string> parts;
   std::stringstream in(text);
@@ -133,7 +136,7 @@ AllToAllRequest to_all_to_all_request(const NetbenchOptions& o) {
   AllToAllBenchmarkConfig& c = request.benchmark;
   c.per_peer_bytes = parse_bytes(o.per_peer, "--per-peer");
   c.chunk_bytes = parse_bytes(o.exchange_chunk, "--exchange-chunk");
-  c.transport = o.exchange == "puts" ? ExchangeTransport::put : ExchangeTransport::messages;
+  c.transport = value_named(o.exchange, kExchangeNames, "--exchange");
   for (const std::string& name : split(o.schedules)) c.schedules.push_back(parse_exchange_schedule(name));
   c.rounds = o.rounds;
   c.link_bytes_per_second = o.bandwidth_gbit * 1e9 / 8;
