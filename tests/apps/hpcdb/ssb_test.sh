@@ -5,11 +5,13 @@
 # and the decoupled deployment; JSON fields; point queries with updates; a
 # query engine that connects late; bad options; and a rank that dies or
 # hangs, which ends the job with a message naming it.
-# Usage: ssb_test.sh path/to/hpcdb path/to/python-with-duckdb bench/ssb_check.py
+# Usage: ssb_test.sh path/to/hpcdb [path/to/python-with-duckdb (default $HPCDB_PYTHON)] [bench/ssb_check.py]
+# ctest-ranks: 1 2 3
+# ctest-timeout: 900
 set -u
 hpcdb=$1
-python=$2
-check=$3
+python=${2:-${HPCDB_PYTHON:-}}
+check=${3:-$(cd "$(dirname "$0")/../../.." && pwd)/bench/ssb_check.py}
 ranks=${RANKS:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -14,7 +14,7 @@
 
 #include "hpcdb/data/row_workload.hpp"
 #include "hpcdb/shuffle/shuffle.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/test_cluster.hpp"
 
 namespace hpcdb::testing {
 

@@ -8,7 +8,7 @@
 #include <cstdlib>
 
 #include "hpcdb/net/cluster.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/test_cluster.hpp"
 
 namespace hpcdb::testing {
 const Cluster* g_cluster = nullptr;

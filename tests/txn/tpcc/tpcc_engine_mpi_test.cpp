@@ -8,7 +8,7 @@
 
 #include "hpcdb/txn/tpcc/tpcc_mix.hpp"
 #include "hpcdb/txn/txn_engine.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/test_cluster.hpp"
 
 namespace hpcdb::testing {
 namespace {

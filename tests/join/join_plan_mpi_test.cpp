@@ -9,7 +9,7 @@
 #include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_plan.hpp"
 #include "hpcdb/net/collectives.hpp"
-#include "mpi/join_test_support.hpp"
+#include "join/join_test_support.hpp"
 
 namespace hpcdb::testing {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "hpcdb/core/error.hpp"
-#include "mpi/shuffle_test_support.hpp"
+#include "shuffle/shuffle_test_support.hpp"
 
 namespace hpcdb::testing {
 namespace {

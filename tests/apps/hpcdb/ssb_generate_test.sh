@@ -2,10 +2,12 @@
 # hpcdb generate --ssb: the five tables as CSV files, the same bytes whatever
 # the number of ranks, the benchmark's row counts, DuckDB reading them back
 # (when bench/.venv has it), and bad options ending every rank at once.
-# Usage: ssb_generate_test.sh path/to/hpcdb [path/to/python-with-duckdb]
+# Usage: ssb_generate_test.sh path/to/hpcdb [path/to/python-with-duckdb (default $HPCDB_PYTHON)]
+# ctest-ranks: 1 3
+# ctest-timeout: 600
 set -u
 hpcdb=$1
-python=${2:-}
+python=${2:-${HPCDB_PYTHON:-}}
 ranks=${RANKS:-2}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

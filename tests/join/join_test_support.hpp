@@ -13,7 +13,7 @@
 #include "hpcdb/data/node_shared_relation.hpp"
 #include "hpcdb/data/relation.hpp"
 #include "hpcdb/kernels/tuple.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/test_cluster.hpp"
 
 namespace hpcdb::testing {
 

@@ -11,8 +11,8 @@
 
 #include "hpcdb/net/messaging/message_layer.hpp"
 #include "hpcdb/net/messaging/sequence_reorderer.hpp"
-#include "messaging/traffic_ledger.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/messaging/traffic_ledger.hpp"
+#include "net/test_cluster.hpp"
 
 namespace hpcdb::testing {
 namespace {

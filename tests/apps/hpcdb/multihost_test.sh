@@ -2,10 +2,11 @@
 # Joins over 2 and 3 emulated hosts (network namespaces, TCP between hosts)
 # must give the same count and checksum as on one host; transactions with
 # remote locks must check out; every shuffle design must deliver every row.
-# Usage: multihost_test.sh path/to/hpcdb path/to/scripts/emulated_cluster.sh
+# Usage: multihost_test.sh path/to/hpcdb [path/to/scripts/emulated_cluster.sh]
+# ctest-timeout: 1200
 set -u
 hpcdb=$1
-cluster=$2
+cluster=${2:-$(cd "$(dirname "$0")/../../.." && pwd)/scripts/emulated_cluster.sh}
 if [ "$(id -u)" -ne 0 ] || ! command -v ip > /dev/null || ! ip netns add hpcdb-probe 2> /dev/null; then
   echo "skipped: needs root and network namespaces"
   exit 77

@@ -10,7 +10,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/net/all_to_all_exchange.hpp"
 #include "hpcdb/net/duplicated_comm.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/test_cluster.hpp"
 
 namespace hpcdb::testing {
 namespace {

@@ -3,6 +3,8 @@
 # verified against the reference join; bad input must end every rank with one
 # clear message and a non-zero exit within seconds.
 # Usage: cli_test.sh path/to/hpcdb
+# ctest-ranks: 1 2 3
+# ctest-timeout: 900
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}

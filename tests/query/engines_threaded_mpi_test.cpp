@@ -22,7 +22,7 @@
 #include "hpcdb/query/ssb_queries.hpp"
 #include "hpcdb/storage/ssb_tables.hpp"
 #include "hpcdb/storage/storage_engine.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/test_cluster.hpp"
 #include "query/star_reference.hpp"
 
 namespace hpcdb::testing {

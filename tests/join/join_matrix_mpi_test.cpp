@@ -14,7 +14,7 @@
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_join.hpp"
-#include "mpi/join_test_support.hpp"
+#include "join/join_test_support.hpp"
 
 namespace hpcdb::testing {
 namespace {

@@ -14,7 +14,7 @@
 #include "hpcdb/txn/agent_roles.hpp"
 #include "hpcdb/txn/lock_space.hpp"
 #include "hpcdb/txn/txn_engine.hpp"
-#include "mpi/test_cluster.hpp"
+#include "net/test_cluster.hpp"
 
 namespace hpcdb::testing {
 namespace {

@@ -4,6 +4,8 @@
 # and no partial file), inputs are never silently dropped, and messages say
 # what to change. Each case must end within 10 s.
 # Usage: reliability_io_test.sh path/to/hpcdb   (RANKS=1, 2 or 3)
+# ctest-ranks: 1 2 3
+# ctest-timeout: 600
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}

@@ -4,6 +4,8 @@
 # every rank within seconds with exit 1 and the failing rank's message,
 # never unwind into collectives or barriers its peers never reach (a hang).
 # Usage: join_failure_test.sh path/to/hpcdb
+# ctest-ranks: 2 3
+# ctest-timeout: 900
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}

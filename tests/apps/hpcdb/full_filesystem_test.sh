@@ -4,6 +4,8 @@
 # 10 s, and neither the file nor a temporary one is left (an older file of
 # the same name stays as it was).
 # Usage: full_filesystem_test.sh path/to/hpcdb   (RANKS=...; needs root)
+# ctest-ranks: 1 2 3
+# ctest-timeout: 300
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}

@@ -9,7 +9,7 @@
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/join/payload/payload_fetch.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_join.hpp"
-#include "mpi/join_test_support.hpp"
+#include "join/join_test_support.hpp"
 
 namespace hpcdb::testing {
 namespace {

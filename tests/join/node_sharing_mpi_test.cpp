@@ -12,7 +12,7 @@
 #include "hpcdb/join/radix/radix_join.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 #include "hpcdb/net/node_task_counter.hpp"
-#include "mpi/join_test_support.hpp"
+#include "join/join_test_support.hpp"
 
 namespace hpcdb::testing {
 namespace {

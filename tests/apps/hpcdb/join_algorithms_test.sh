@@ -5,6 +5,8 @@
 # checked against an independent join of the generated files (Python),
 # JSON fields, and bad options that end every rank at once.
 # Usage: join_algorithms_test.sh path/to/hpcdb
+# ctest-ranks: 1 3
+# ctest-timeout: 600
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}
