@@ -254,6 +254,10 @@ expect_success model_sort_merge_thesis "merge levels 3 . 3 [(]R" model --calibra
 expect_success join_with_model "model s" join --inner 100K --outer 100K --calibration "$work/cal.json"
 echo '{"rates": 1}' > "$work/bad_cal.json"
 expect_failure malformed_calibration "is not one 'hpcdb calibrate' wrote" model --calibration "$work/bad_cal.json"
+# A calibration the model cannot use (a rate of 0) ends every rank with the model's message.
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c["rates_tuples_per_second_per_thread"]["scan"] = 0; json.dump(c, open(sys.argv[2], "w"))' \
+  "$work/cal.json" "$work/zero_cal.json"
+expect_failure model_zero_rate "^hpcdb: error: model: P_scan must be positive" model --calibration "$work/zero_cal.json"
 expect_failure missing_calibration "cannot open calibration file" join --inner 1000 --outer 1000 --calibration "$work/none.json"
 
 # --- transactions
