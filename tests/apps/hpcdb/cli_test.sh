@@ -26,7 +26,7 @@ expect_failure() {
   end=$(date +%s)
   if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -Eq -e "$regex" "$work/err" && [ $((end - start)) -le 30 ]; then
     passed=$((passed + 1))
-    echo "ok   $name"
+    echo "ok   $name (exit $rc, $((end - start)) s of 30)"
   else
     failed=$((failed + 1))
     echo "FAIL $name (exit $rc, $((end - start)) s); stderr:"
@@ -282,7 +282,9 @@ else
   # A lock agent that stops answering: its transaction agents give up after --reply-timeout and end the job.
   expect_failure txn_hung_lock_agent "lock agent rank 0 did not answer within 1 s" txn --transactions 2000 --fail-rank 0 --fail-after 0 --fail-how hang --reply-timeout 1
   # A transaction agent that stops answering: the lock agents notice the silence.
-  expect_failure txn_hung_txn_agent "transaction agent rank $((ranks - 1)) (holds locks at lock agent rank 0 but has sent nothing|has sent nothing to lock agent rank 0) for 1 s" txn --transactions 2000 --fail-rank $((ranks - 1)) --fail-after 0 --fail-how hang --reply-timeout 1
+  # The limit is long enough that a healthy agent on a loaded machine is never
+  # silent that long: the hanging one is named, not a slow one beside it.
+  expect_failure txn_hung_txn_agent "transaction agent rank $((ranks - 1)) (holds locks at lock agent rank 0 but has sent nothing|has sent nothing to lock agent rank 0) for 5 s" txn --transactions 2000 --fail-rank $((ranks - 1)) --fail-after 0 --fail-how hang --reply-timeout 5
   expect_success txn_help "--remote-prob" txn --help
   for transport in one-sided one-sided-rma two-sided; do
     expect_success "txn_check_$transport" "history check: serializable" txn --transport "$transport" --transactions 200 --locks-per-agent 30 --locks-per-txn 4 --lock-timeout 2 --check
@@ -390,7 +392,9 @@ assert [s["schedule"] for s in r["schedules"]] == ["synchronized", "unsynchroniz
 for s in r["schedules"]:
     assert s["median_seconds"] > 0 and len(s["rounds"]) == 2, s
     assert len(s["sending_seconds_per_rank"]) == ranks
-    assert all(0 <= t <= s["median_seconds"] * 2 for t in s["sending_seconds_per_rank"]), s
+    # A rank's sending ends within its round, whose time is the slowest rank's:
+    # per round sending <= seconds, so the medians over rounds keep that order.
+    assert all(0 <= t <= s["median_seconds"] * (1 + 1e-9) for t in s["sending_seconds_per_rank"]), s
     assert s["over_ideal"] > 0
 waits = {s["schedule"]: max(s["waiting_seconds_per_rank"]) for s in r["schedules"]}
 assert waits["unsynchronized"] == 0 and waits["random"] == 0, waits
