@@ -5,7 +5,7 @@
 # the same name stays as it was).
 # Usage: full_filesystem_test.sh path/to/hpcdb   (RANKS=...; needs root)
 # ctest-ranks: 1 2 3
-# ctest-timeout: 300
+# ctest-timeout: 900
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}
@@ -29,7 +29,7 @@ expect_exit() {
   shift 3
   local start end rc seconds
   start=$(date +%s%N)
-  timeout 60 "${wrap[@]}" "${mpirun[@]}" "$hpcdb" "$@" > /dev/null 2> "$err"
+  timeout 300 "${wrap[@]}" "${mpirun[@]}" "$hpcdb" "$@" > /dev/null 2> "$err"
   rc=$?
   end=$(date +%s%N)
   seconds=$(( (end - start) / 1000000000 ))

@@ -5,7 +5,7 @@
 # never unwind into collectives or barriers its peers never reach (a hang).
 # Usage: join_failure_test.sh path/to/hpcdb
 # ctest-ranks: 2 3
-# ctest-timeout: 900
+# ctest-timeout: 2700
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}
@@ -53,7 +53,7 @@ fails_in() {
 refused() {
   local name=$1 regex=$2
   shift 2
-  timeout 60 "${mpirun[@]}" "$hpcdb" join "$@" > "$work/out" 2> "$work/err"
+  timeout 300 "${mpirun[@]}" "$hpcdb" join "$@" > "$work/out" 2> "$work/err"
   local rc=$?
   if [ $rc -eq 2 ] && grep -Eq -e "$regex" "$work/err"; then verdict "$name" yes; else verdict "$name" no; fi
 }

@@ -3,7 +3,7 @@
 # must end every rank within seconds, with a message that names it and a
 # non-zero exit, instead of hanging the job.
 # Usage: reliability_guard_test.sh path/to/hpcdb
-# ctest-timeout: 900
+# ctest-timeout: 2700
 set -u
 hpcdb=$1
 work=$(mktemp -d)

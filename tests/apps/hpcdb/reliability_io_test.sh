@@ -5,7 +5,7 @@
 # what to change. Each case must end within 30 s of mpirun's start.
 # Usage: reliability_io_test.sh path/to/hpcdb   (RANKS=1, 2 or 3)
 # ctest-ranks: 1 2 3
-# ctest-timeout: 600
+# ctest-timeout: 1800
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}
@@ -23,7 +23,7 @@ fail() { failed=$((failed + 1)); echo "FAIL $1"; }
 run_timed() {
   local start end
   start=$(date +%s%N)
-  timeout 60 "$@" > "$work/out" 2> "$work/err"
+  timeout 300 "$@" > "$work/out" 2> "$work/err"
   rc=$?
   end=$(date +%s%N)
   seconds=$(( (end - start) / 1000000000 ))
