@@ -230,7 +230,7 @@ expect_fails_named txn_lock_agent_hung_in_finish 3 16 \
 WAIT_FOR_WATCHDOG=1 expect_stopped_named txn_sigstop_while_loading 3 0 1 8 \
   "$(stopped_in_guard 0 2 '[a-z-]+')|lock agent rank 0 did not answer within 2 s" \
   txn --workload tpcc --warehouses 40 --duration 1 --reply-timeout 2
-WAIT_FOR_WATCHDOG=1 expect_stopped_named txn_sigstop_from_outside 3 1 2 8 "$(stopped_txn_agent 1)|$(stopped_in_guard 1 2 '[a-z]+')" \
+WAIT_FOR_WATCHDOG=1 expect_stopped_named txn_sigstop_from_outside 3 1 2 8 "$(stopped_txn_agent 1)|$(stopped_in_guard 1 2 '[a-z-]+')" \
   txn --duration 40 --reply-timeout 2
 
 # --- joins: a rank stopped from outside in the middle of a run, or stopping,
@@ -244,16 +244,16 @@ expect_stopped_when join_radix_sigstop_default_timeout 2 1 "run 1/" 10 \
   "rank 1 has given no sign of life for 5 s during the join" \
   join --inner 4M --outer 4M --repeat 1000
 expect_fails_named join_radix_stops_itself 3 10 \
-  "rank 2 has given no sign of life for 2 s during the join \\(last seen in its [a-z_]+ phase\\)" \
+  "rank 2 has given no sign of life for 2 s during the join \\(last seen in its [a-z_-]+ phase\\)" \
   join --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 2 --fail-after 1 --fail-how stop
 expect_fails_named join_radix_hangs 3 12 \
-  "rank 1 made no progress for [0-9]+ s in its [a-z_]+ phase of the join while the other ranks wait in [a-z_]+: it hangs" \
+  "rank 1 made no progress for [0-9]+ s in its [a-z_-]+ phase of the join while the other ranks wait in [a-z_-]+: it hangs" \
   join --inner 1M --outer 1M --repeat 100000 --progress-timeout 1 --fail-rank 1 --fail-after 1 --fail-how hang
 expect_fails_named join_sort_merge_stops_itself 2 10 "rank 0 has given no sign of life for 2 s during the join" \
   join --algorithm sort-merge --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 0 --fail-after 1
 expect_fails_named join_cyclo_stops_itself 3 10 "rank 1 has given no sign of life for 2 s during the join" \
   join --algorithm cyclo --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 1 --fail-after 1
-expect_fails_named join_broadcast_hangs 3 12 "rank 2 made no progress for [0-9]+ s in its [a-z_]+ phase of the join" \
+expect_fails_named join_broadcast_hangs 3 12 "rank 2 made no progress for [0-9]+ s in its [a-z_-]+ phase of the join" \
   join --algorithm broadcast --inner 1M --outer 1M --repeat 100000 --progress-timeout 1 --fail-rank 2 --fail-after 1 \
   --fail-how hang
 
