@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb clean
+.PHONY: all setup python-test python-bench build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb clean
 
 all: build
 
@@ -20,9 +20,9 @@ build: setup
 demo: build
 	$(MPIRUN) $(NP) $(BUILD)/hpcdb join --algorithm radix --inner 16M --outer 16M --verify
 
-# The SSB tests check answers against DuckDB from bench/.venv. Then the
+# The SSB and table tests check answers against DuckDB from .venv. Then the
 # sanitizer build and its tests (below).
-test: build bench/.venv/bin/python
+test: build python-test
 	cd $(BUILD) && ctest --output-on-failure --timeout 900
 	@$(MAKE) --no-print-directory sanitize
 
@@ -68,42 +68,43 @@ bench-join: build
 bench-txn: build
 	@scripts/bench_txn.sh $(BUILD)
 
-# Python harness (DuckDB, Polars, matplotlib) in its own virtual environment.
-bench/.venv/bin/python: bench/requirements.txt
-	python3 -m venv bench/.venv
-	bench/.venv/bin/pip install -q -r bench/requirements.txt
-	touch bench/.venv/bin/python
+# The project's Python environment (.venv, requirements.txt): the build needs
+# pyarrow (setup), the tests DuckDB, the benchmarks Polars, matplotlib, tpchgen-cli.
+python-test:
+	@scripts/python_env.sh test
+python-bench:
+	@scripts/python_env.sh bench
 
 # TPC-C: warehouses x transaction agents x isolation levels, interleaved runs, table and plot
 # (TPCC_SWEEP="--repeat 1 --duration 1" for a quick look; bench/tpcc_sweep.py --help lists the options).
 TPCC_SWEEP ?=
-bench-tpcc: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/tpcc_sweep.py --hpcdb $(BUILD)/hpcdb $(TPCC_SWEEP)
+bench-tpcc: build python-bench
+	.venv/bin/python bench/tpcc_sweep.py --hpcdb $(BUILD)/hpcdb $(TPCC_SWEEP)
 
-bench-peers: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
+bench-peers: build python-bench
+	.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
 
 # EXPERIMENT=phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity|all-to-all;
 # ROUNDS interleaves the variants of topologies, multiplicity and all-to-all.
 EXPERIMENT ?= phases
 REPEAT ?= 5
 ROUNDS ?= 1
-bench-experiment: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat $(REPEAT) --rounds $(ROUNDS)
+bench-experiment: build python-bench
+	.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat $(REPEAT) --rounds $(ROUNDS)
 
 # The shuffle designs side by side: 2 ranks on one node (64M 16-byte rows),
 # then 4 emulated hosts at 1 and 10 Gbit/s (root; LAYOUTS=node skips them).
 LAYOUTS ?= node,1gbit,10gbit
-bench-shuffle: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
+bench-shuffle: build python-bench
+	.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
 
 # The Star Schema Benchmark at scale factor 10: hpcdb ssb next to DuckDB on the same data and query
 # stream (64 clients), point queries under scan load with priorities on and off, and a sweep of
 # 1-256 clients, local and decoupled (about 40 minutes; SSB="--scale 1 --duration 20" for a quick look,
 # bench/ssb.py --help lists the options).
 SSB ?=
-bench-ssb: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/ssb.py --hpcdb $(BUILD)/hpcdb $(SSB)
+bench-ssb: build python-bench
+	.venv/bin/python bench/ssb.py --hpcdb $(BUILD)/hpcdb $(SSB)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)
