@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup python-test python-bench build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb clean
+.PHONY: all setup python-test python-bench build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb bench-tables clean
 
 all: build
 
@@ -105,6 +105,12 @@ bench-shuffle: build python-bench
 SSB ?=
 bench-ssb: build python-bench
 	.venv/bin/python bench/ssb.py --hpcdb $(BUILD)/hpcdb $(SSB)
+
+# Tables: TPC-H SF 10 lineitem ⋈ orders (9 columns) on 2 ranks, Parquet in -> Parquet out against DuckDB
+# and Polars (and Spark local[2] with TABLES="--spark"), in memory against DuckDB; results checked equal.
+TABLES ?=
+bench-tables: build python-bench
+	.venv/bin/python bench/tables.py --hpcdb $(BUILD)/hpcdb $(TABLES)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

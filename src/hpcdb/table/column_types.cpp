@@ -9,6 +9,11 @@
 
 namespace hpcdb {
 
+std::shared_ptr<arrow::DataType> engine_type(const std::shared_ptr<arrow::DataType>& type) {
+  if (type->id() == arrow::Type::STRING_VIEW) return arrow::utf8();
+  return type;
+}
+
 bool is_supported_column_type(const arrow::DataType& type) {
   switch (type.id()) {
     case arrow::Type::INT8:

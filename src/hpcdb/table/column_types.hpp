@@ -12,6 +12,11 @@ namespace hpcdb {
 
 bool is_supported_column_type(const arrow::DataType& type);
 
+// The type the engine holds a column of `type` as: string views become
+// strings (Parquet files written from Arrow's string_view, as tpchgen-cli
+// writes them, are read so); every other type stays.
+std::shared_ptr<arrow::DataType> engine_type(const std::shared_ptr<arrow::DataType>& type);
+
 // Throws UsageError naming the column and the types supported, unless its
 // type is one of them.
 void require_supported_column(const arrow::Field& field, const std::string& table);

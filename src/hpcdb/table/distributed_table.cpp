@@ -3,7 +3,6 @@
 #include <arrow/array.h>
 #include <arrow/buffer.h>
 
-#include "hpcdb/net/collectives.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 
 namespace hpcdb {
@@ -54,14 +53,6 @@ DistributedTable from_arrow_table(const std::shared_ptr<arrow::Table>& table) {
     if (batch->num_rows() > 0) result.batches.push_back(std::move(batch));
   }
   return result;
-}
-
-RowRange global_rows(const Cluster& cluster, const DistributedTable& table) {
-  const auto mine = static_cast<std::uint64_t>(table.rows());
-  RowRange range;
-  range.total = allreduce(mine, MPI_SUM, cluster.world());
-  range.first = exclusive_scan_sum(std::vector<std::uint64_t>{mine}, cluster.world())[0];
-  return range;
 }
 
 }  // namespace hpcdb

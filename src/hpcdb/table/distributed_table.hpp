@@ -10,7 +10,6 @@
 #include <memory>
 #include <vector>
 
-#include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
 
@@ -32,12 +31,5 @@ std::shared_ptr<arrow::Table> to_arrow_table(const DistributedTable& table);
 
 // A rank's share from an Arrow table (no copy; chunks become batches).
 DistributedTable from_arrow_table(const std::shared_ptr<arrow::Table>& table);
-
-// Collective: rows over all ranks, and this rank's first global row number.
-struct RowRange {
-  std::uint64_t total = 0;
-  std::uint64_t first = 0;
-};
-RowRange global_rows(const Cluster& cluster, const DistributedTable& table);
 
 }  // namespace hpcdb

@@ -50,7 +50,7 @@ class IpcSource : public TableSource {
           batch = value_of(batch->SelectColumns(columns_), what);
           if (batch->num_rows() == 0) continue;
           if (progress) progress->add(static_cast<std::uint64_t>(batch->num_rows()), batch_bytes(*batch));
-          table.batches.push_back(value_of(batch->ReplaceSchema(projected_), what));
+          table.batches.push_back(as_engine_batch(batch, projected_, what));
         }
       }
     });

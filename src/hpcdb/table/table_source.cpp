@@ -4,6 +4,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/table/column_take.hpp"
 #include "hpcdb/table/column_types.hpp"
 #include "hpcdb/table/csv_source.hpp"
 #include "hpcdb/table/ipc_source.hpp"
@@ -29,8 +30,23 @@ std::shared_ptr<arrow::Schema> project_schema(const arrow::Schema& schema, const
       fields.push_back(schema.field(index));
     }
   }
-  for (const auto& field : fields) require_supported_column(*field, "the " + label + " table's");
+  for (auto& field : fields) {
+    field = field->WithType(engine_type(field->type()));
+    require_supported_column(*field, "the " + label + " table's");
+  }
   return arrow::schema(fields);
+}
+
+std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow::RecordBatch>& batch,
+                                                    const std::shared_ptr<arrow::Schema>& projected, const std::string& what) {
+  std::vector<std::shared_ptr<arrow::Array>> columns = batch->columns();
+  for (int c = 0; c < batch->num_columns(); ++c) {
+    const auto& type = projected->field(c)->type();
+    if (!columns[static_cast<std::size_t>(c)]->type()->Equals(*type)) {
+      columns[static_cast<std::size_t>(c)] = cast_array(columns[static_cast<std::size_t>(c)], type, what);
+    }
+  }
+  return arrow::RecordBatch::Make(projected, batch->num_rows(), columns);
 }
 
 std::unique_ptr<TableSource> open_table(const Cluster& cluster, const TableInput& input, const std::string& label) {

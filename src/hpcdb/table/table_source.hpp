@@ -39,8 +39,14 @@ DistributedTable read_table(const Cluster& cluster, const TableInput& input, con
 
 // The projected schema: the named columns of `schema` in the order asked,
 // each once (UsageError naming the table and the columns it has otherwise);
-// every column when `columns` is empty. Checks each type is supported.
+// every column when `columns` is empty. Types become engine types
+// (column_types.hpp), each checked to be supported.
 std::shared_ptr<arrow::Schema> project_schema(const arrow::Schema& schema, const std::vector<std::string>& columns,
                                               const std::string& label);
+
+// A batch as read, with columns cast where the projected schema's engine
+// types differ from the file's (string views to strings).
+std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow::RecordBatch>& batch,
+                                                    const std::shared_ptr<arrow::Schema>& projected, const std::string& what);
 
 }  // namespace hpcdb

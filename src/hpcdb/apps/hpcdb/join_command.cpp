@@ -13,6 +13,7 @@
 #include "hpcdb/apps/hpcdb/join_report.hpp"
 #include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/apps/hpcdb/model_command.hpp"
+#include "hpcdb/apps/hpcdb/table_join_command.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/output_path.hpp"
@@ -176,6 +177,7 @@ JoinShape model_shape(const Cluster& cluster, const JoinOptions& options, const 
 }  // namespace
 
 int run_join_command(const Cluster& cluster, JoinOptions& options) {
+  if (options.table.given()) return run_table_join_command(cluster, options);
   const MPI_Comm world = cluster.world();
   const bool leader = cluster.rank() == 0;
   std::uint64_t estimated_bytes = 0;

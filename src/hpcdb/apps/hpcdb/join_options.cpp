@@ -100,7 +100,8 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
       ->each([&o](const std::string&) { o.header_given = true; })
       ->capture_default_str();
   join.add_option("--output", o.output,
-                  "Write the matching <rid_r, rid_s> pairs to this file (CSV if it ends in .csv, else binary)");
+                  "Write the matching <rid_r, rid_s> pairs to this file (CSV if it ends in .csv, else binary); with "
+                  "--left/--right, the result table as a directory of Parquet files, one per rank");
   join.add_option("--network-bits", o.network_bits, "Radix bits of the network partitioning pass (0 = automatic)")
       ->capture_default_str();
   join.add_option("--local-bits", o.local_bits, "Radix bits of the local partitioning pass (0 = automatic)")
@@ -220,6 +221,7 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--json", o.json, "Write results as JSON to FILE, or to standard output with '-'");
   join.add_flag("--verify", o.verify,
                 "Check count and checksum against an independent reference join (two-sided exchange, sort)");
+  add_table_join_options(join, o.table);
   record_scoped_options(join, o);
 }
 

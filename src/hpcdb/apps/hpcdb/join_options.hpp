@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hpcdb/apps/hpcdb/table_join_options.hpp"
 #include "hpcdb/data/relation_file.hpp"
 #include "hpcdb/data/workload_generator.hpp"
 #include "hpcdb/join/join_config.hpp"
@@ -84,6 +85,7 @@ struct JoinOptions {
   BroadcastJoinConfig broadcast;
   std::size_t payload_width = 0;
   ProgressGuardConfig guard;
+  TableJoinOptions table;  // a join of tables (--left, --right), table_join_options.hpp
   // The chosen algorithm and every operator's options, as the join layer takes them.
   JoinConfigs configs() const { return {parse_join_algorithm(algorithm), radix, sort_merge, cyclo, broadcast}; }
   bool is_radix() const { return algorithm == "radix"; }

@@ -1,3 +1,4 @@
+#include "hpcdb/apps/hpcdb/table_shuffle_command.hpp"
 #include "hpcdb/apps/hpcdb/shuffle_command.hpp"
 
 #include <fmt/format.h>
@@ -79,6 +80,7 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
                    "all its rows. Exit 3 on a difference");
   shuffle.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
   add_message_layer_options(shuffle, o.layer);
+  add_table_shuffle_options(shuffle, o.table);
 }
 
 ShufflePlan resolve(const ShuffleOptions& o) {
@@ -247,6 +249,7 @@ std::string gather_failure(const Cluster& cluster, const std::string& mine) {
 }  // namespace
 
 int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
+  if (options.table.given()) return run_table_shuffle_command(cluster, options.table, options.json, options.progress_timeout);
   const bool leader = cluster.rank() == 0;
   ShufflePlan plan;
   const ShuffleJobShape shape{cluster.size(), cluster.node_count()};

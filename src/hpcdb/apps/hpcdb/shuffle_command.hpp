@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hpcdb/apps/hpcdb/table_shuffle_options.hpp"
 #include "hpcdb/apps/hpcdb/message_layer_options.hpp"
 #include "hpcdb/data/row_workload.hpp"
 #include "hpcdb/model/shuffle_model.hpp"
@@ -47,6 +48,7 @@ struct ShuffleOptions {
   // message-layer: the layer's options; the workers drive it unless
   // --net-threads asks for threads of its own.
   MessageLayerOptions layer = layer_driven_by_workers();
+  TableShuffleOptions table;  // a shuffle of a table (--input), table_shuffle_options.hpp
 };
 
 // The options turned into what the command runs.
