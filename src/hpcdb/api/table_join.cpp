@@ -109,8 +109,11 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   SideFacts left = inspect_side(cluster, request.left, "left");
   SideFacts right = inspect_side(cluster, request.right, "right");
   TableJoinSpec spec;
+  const bool types_known = !(left.source && left.source->format() == TableFormat::csv) &&
+                           !(right.source && right.source->format() == TableFormat::csv);
   run_collectively(cluster.world(), [&] {
-    spec = resolve_join_spec(*left.schema, *right.schema, request.on, request.how, request.columns, request.suffixes);
+    spec = resolve_join_spec(*left.schema, *right.schema, request.on, request.how, request.columns, request.suffixes,
+                             types_known);
   });
   if (!request.output.directory.empty()) check_table_output(cluster, request.output, "--output");
   run_collectively(cluster.world(), [&] { result.plan.estimate_bytes_per_rank = check_memory(cluster, left, right, request); });
@@ -125,6 +128,12 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   };
   result.plan.left_row_bytes = row_bytes(left_share, result.left_rows);
   result.plan.right_row_bytes = row_bytes(right_share, result.right_rows);
+  if (!types_known) {  // CSV columns have their types now
+    run_collectively(cluster.world(), [&] {
+      spec = resolve_join_spec(*left_share.schema, *right_share.schema, request.on, request.how, request.columns,
+                               request.suffixes);
+    });
+  }
   phase_done("read");
 
   progress.phase("joining");

@@ -74,17 +74,17 @@ JoinKeys parse_join_keys(const std::string& text) {
 
 TableJoinSpec resolve_join_spec(const arrow::Schema& left, const arrow::Schema& right, const JoinKeys& keys, JoinHow how,
                                 const std::vector<std::string>& columns,
-                                const std::pair<std::string, std::string>& suffixes) {
+                                const std::pair<std::string, std::string>& suffixes, bool check_key_types) {
   TableJoinSpec spec;
   spec.how = how;
   for (const auto& [l, r] : keys.on) {
     const arrow::Field& lf = field_of(left, l, "left");
     const arrow::Field& rf = field_of(right, r, "right");
-    if (key_class_of(*lf.type()) == KeyClass::none) {
+    if (check_key_types && key_class_of(*lf.type()) == KeyClass::none) {
       throw UsageError("left key column '" + l + "' has type " + lf.type()->ToString() +
                        "; keys are integers, date32, timestamps or strings");
     }
-    if (!key_types_compatible(*lf.type(), *rf.type())) {
+    if (check_key_types && !key_types_compatible(*lf.type(), *rf.type())) {
       throw UsageError("key columns differ in type: left '" + l + "' is " + lf.type()->ToString() + ", right '" + r +
                        "' is " + rf.type()->ToString());
     }

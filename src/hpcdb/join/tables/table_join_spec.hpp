@@ -51,10 +51,12 @@ struct TableJoinSpec {
 // "a=b,c=d" or "a,c" (the same names on both sides) (UsageError otherwise).
 JoinKeys parse_join_keys(const std::string& text);
 
-// UsageError for a missing column, key types that cannot be compared, a
-// result column named twice or unknown.
+// UsageError for a missing column, key types that cannot be compared
+// (unless `check_key_types` is false: CSV columns have their types only once
+// read), a result column named twice or unknown.
 TableJoinSpec resolve_join_spec(const arrow::Schema& left, const arrow::Schema& right, const JoinKeys& keys, JoinHow how,
                                 const std::vector<std::string>& columns,
-                                const std::pair<std::string, std::string>& suffixes = {"_l", "_r"});
+                                const std::pair<std::string, std::string>& suffixes = {"_l", "_r"},
+                                bool check_key_types = true);
 
 }  // namespace hpcdb
