@@ -31,7 +31,7 @@ class IpcSource : public TableSource {
   }
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return projected_; }
-  std::uint64_t total_rows() const override { return total_rows_; }
+  std::uint64_t total_rows() const override { return dealt_.total_rows; }
   std::uint64_t estimated_bytes() const override { return estimated_bytes_; }
   TableFormat format() const override { return TableFormat::arrow_ipc; }
   std::size_t files() const override { return files_.size(); }
@@ -42,11 +42,11 @@ class IpcSource : public TableSource {
     run_collectively(cluster_.world(), [&] {
       for (std::size_t f = 0; f < files_.size(); ++f) {
         std::shared_ptr<arrow::ipc::RecordBatchFileReader> reader;
-        for (std::size_t u = first_unit_[f]; u < first_unit_[f + 1]; ++u) {
-          if (unit_rank_[u] != cluster_.rank()) continue;
+        for (std::size_t u = dealt_.first_unit[f]; u < dealt_.first_unit[f + 1]; ++u) {
+          if (dealt_.rank[u] != cluster_.rank()) continue;
           if (!reader) reader = open_reader(files_[f]);
           const std::string what = "cannot read Arrow IPC file '" + files_[f] + "'";
-          auto batch = value_of(reader->ReadRecordBatch(static_cast<int>(u - first_unit_[f])), what);
+          auto batch = value_of(reader->ReadRecordBatch(static_cast<int>(u - dealt_.first_unit[f])), what);
           batch = value_of(batch->SelectColumns(columns_), what);
           if (batch->num_rows() == 0) continue;
           if (progress) progress->add(static_cast<std::uint64_t>(batch->num_rows()), batch_bytes(*batch));
@@ -90,14 +90,7 @@ class IpcSource : public TableSource {
       }
       i += 2 + 2 * batches;
     }
-    std::vector<std::uint64_t> unit_rows;
-    first_unit_.assign(1, 0);
-    for (std::size_t f = 0; f < files_.size(); ++f) {
-      unit_rows.insert(unit_rows.end(), rows_of[f].begin(), rows_of[f].end());
-      first_unit_.push_back(unit_rows.size());
-    }
-    for (std::uint64_t rows : unit_rows) total_rows_ += rows;
-    unit_rank_ = deal_units(unit_rows, ranks);
+    dealt_ = deal_file_units(rows_of, ranks);
   }
 
   const Cluster& cluster_;
@@ -105,9 +98,7 @@ class IpcSource : public TableSource {
   std::string label_;
   std::shared_ptr<arrow::Schema> projected_;
   std::vector<int> columns_;
-  std::vector<std::size_t> first_unit_;
-  std::vector<int> unit_rank_;
-  std::uint64_t total_rows_ = 0;
+  DealtUnits dealt_;
   std::uint64_t estimated_bytes_ = 0;
 };
 

@@ -8,16 +8,9 @@
 #include <cstdint>
 #include <cstring>
 
-namespace hpcdb {
+#include "hpcdb/data/counter_rng.hpp"  // mix64
 
-inline std::uint64_t mix64(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 31;
-  return x;
-}
+namespace hpcdb {
 
 inline std::uint64_t hash_integer(std::uint64_t value) { return mix64(value + 0x9E3779B97F4A7C15ULL); }
 

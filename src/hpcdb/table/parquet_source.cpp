@@ -63,7 +63,7 @@ class ParquetSource : public TableSource {
   }
 
   const std::shared_ptr<arrow::Schema>& schema() const override { return projected_; }
-  std::uint64_t total_rows() const override { return total_rows_; }
+  std::uint64_t total_rows() const override { return dealt_.total_rows; }
   std::uint64_t estimated_bytes() const override { return estimated_bytes_; }
   TableFormat format() const override { return TableFormat::parquet; }
   std::size_t files() const override { return files_.size(); }
@@ -74,8 +74,8 @@ class ParquetSource : public TableSource {
     run_collectively(cluster_.world(), [&] {
       for (std::size_t f = 0; f < files_.size(); ++f) {
         std::vector<int> groups;
-        for (std::size_t u = first_unit_[f]; u < first_unit_[f + 1]; ++u) {
-          if (unit_rank_[u] == cluster_.rank()) groups.push_back(static_cast<int>(u - first_unit_[f]));
+        for (std::size_t u = dealt_.first_unit[f]; u < dealt_.first_unit[f + 1]; ++u) {
+          if (dealt_.rank[u] == cluster_.rank()) groups.push_back(static_cast<int>(u - dealt_.first_unit[f]));
         }
         if (!groups.empty()) read_groups(f, groups, table, progress);
       }
@@ -98,8 +98,6 @@ class ParquetSource : public TableSource {
       }
     });
     const GatheredValues all = allgather_values(cluster_, mine);
-    std::vector<std::uint64_t> group_rows;
-    std::vector<std::uint64_t> groups_of(files_.size(), 0);
     std::vector<std::vector<std::uint64_t>> rows_of(files_.size());
     for (std::size_t i = 0; i < all.values.size();) {
       const std::size_t f = all.values[i], groups = all.values[i + 1];
@@ -108,13 +106,7 @@ class ParquetSource : public TableSource {
       estimated_bytes_ += all.values[i + 2 + groups];
       i += 3 + groups;
     }
-    first_unit_.assign(1, 0);
-    for (std::size_t f = 0; f < files_.size(); ++f) {
-      group_rows.insert(group_rows.end(), rows_of[f].begin(), rows_of[f].end());
-      first_unit_.push_back(group_rows.size());
-    }
-    for (std::uint64_t rows : group_rows) total_rows_ += rows;
-    unit_rank_ = deal_units(group_rows, ranks);
+    dealt_ = deal_file_units(rows_of, ranks);
   }
 
   void describe_file(std::size_t f, std::vector<std::uint64_t>& out) {
@@ -162,9 +154,7 @@ class ParquetSource : public TableSource {
   std::string label_;
   std::shared_ptr<arrow::Schema> file_schema_;
   std::shared_ptr<arrow::Schema> projected_;
-  std::vector<std::size_t> first_unit_;  // files + 1: each file's first row group among all
-  std::vector<int> unit_rank_;
-  std::uint64_t total_rows_ = 0;
+  DealtUnits dealt_;
   std::uint64_t estimated_bytes_ = 0;
 };
 

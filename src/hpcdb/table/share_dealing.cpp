@@ -21,4 +21,17 @@ std::vector<int> deal_units(const std::vector<std::uint64_t>& unit_rows, int ran
   return owner;
 }
 
+DealtUnits deal_file_units(const std::vector<std::vector<std::uint64_t>>& rows_of_file, int ranks) {
+  DealtUnits dealt;
+  std::vector<std::uint64_t> unit_rows;
+  dealt.first_unit.assign(1, 0);
+  for (const std::vector<std::uint64_t>& rows : rows_of_file) {
+    unit_rows.insert(unit_rows.end(), rows.begin(), rows.end());
+    dealt.first_unit.push_back(unit_rows.size());
+  }
+  for (std::uint64_t rows : unit_rows) dealt.total_rows += rows;
+  dealt.rank = deal_units(unit_rows, ranks);
+  return dealt;
+}
+
 }  // namespace hpcdb

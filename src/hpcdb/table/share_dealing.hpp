@@ -13,4 +13,12 @@ namespace hpcdb {
 // The rank of each unit, given the units' row counts in order.
 std::vector<int> deal_units(const std::vector<std::uint64_t>& unit_rows, int ranks);
 
+// The units of several files dealt together: each file's units in order.
+struct DealtUnits {
+  std::vector<std::size_t> first_unit;  // files + 1: each file's first unit among all
+  std::vector<int> rank;                // of every unit
+  std::uint64_t total_rows = 0;
+};
+DealtUnits deal_file_units(const std::vector<std::vector<std::uint64_t>>& rows_of_file, int ranks);
+
 }  // namespace hpcdb

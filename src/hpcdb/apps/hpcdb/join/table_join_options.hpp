@@ -26,7 +26,11 @@ struct TableJoinOptions {
   bool overwrite = false;
   std::string progress = "auto";  // auto (on a terminal), off
   unsigned testing_hash_bits = 64;
-  bool given() const { return !left.empty() || !right.empty(); }
+  // Whether any option of a table join was given (the others are then refused if missing).
+  bool given() const {
+    return !left.empty() || !right.empty() || !on.empty() || !columns.empty() || !left_types.empty() ||
+           !right_types.empty() || overwrite || testing_hash_bits != 64;
+  }
 };
 
 // Declares the options on the `join` subcommand.
