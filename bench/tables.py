@@ -66,8 +66,8 @@ print(json.dumps({{'seconds': time.perf_counter() - start, 'peak': resource.getr
 DUCKDB_MEMORY = """
 import duckdb, json, resource, time
 con = duckdb.connect(config={{'threads': 2}})
-con.execute("CREATE TABLE l AS SELECT {left} FROM read_parquet('{lineitem}')")
-con.execute("CREATE TABLE o AS SELECT o_orderkey, {right} FROM read_parquet('{orders}')")
+con.execute("CREATE TABLE l AS SELECT {left_sql} FROM read_parquet('{lineitem}')")
+con.execute("CREATE TABLE o AS SELECT o_orderkey, {right_sql} FROM read_parquet('{orders}')")
 start = time.perf_counter()
 con.execute("CREATE TABLE r AS SELECT {select} FROM l JOIN o ON l_orderkey = o_orderkey")
 seconds = time.perf_counter() - start
@@ -141,7 +141,8 @@ def main():
     if args.spark:
         subprocess.run([os.path.join(ROOT, ".venv/bin/pip"), "install", "-q", "pyspark"], check=True)
     work = tempfile.mkdtemp(prefix="hpcdb-tables-", dir=os.path.join(ROOT, "bench"))
-    fmt = dict(select=SELECT, lineitem=lineitem, orders=orders, left=LEFT_COLUMNS, right=RIGHT_COLUMNS, columns=COLUMNS)
+    fmt = dict(select=SELECT, lineitem=lineitem, orders=orders, left=LEFT_COLUMNS, right=RIGHT_COLUMNS, columns=COLUMNS,
+               left_sql=", ".join(LEFT_COLUMNS), right_sql=", ".join(RIGHT_COLUMNS))
     runs = {name: [] for name in ("hpcdb", "duckdb", "polars", "spark", "hpcdb_memory", "duckdb_memory")}
     checks = {}
     try:

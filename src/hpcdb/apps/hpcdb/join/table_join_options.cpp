@@ -1,6 +1,7 @@
 #include "hpcdb/apps/hpcdb/join/table_join_options.hpp"
 
 #include <sstream>
+#include <utility>
 
 #include "hpcdb/apps/hpcdb/join/join_options.hpp"
 #include "hpcdb/api/table_join.hpp"
@@ -20,9 +21,25 @@ std::vector<std::string> split_list(const std::string& text) {
   return items;
 }
 
+// NAME:TYPE items separated by commas outside parentheses (decimal128(15,2) holds one).
+std::vector<std::string> type_items(const std::vector<std::string>& given) {
+  std::vector<std::string> items;
+  for (const std::string& text : given) {
+    std::string item;
+    int depth = 0;
+    for (char c : text) {
+      depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+      if (c == ',' && depth == 0) items.push_back(std::exchange(item, {}));
+      else item += c;
+    }
+    items.push_back(item);
+  }
+  return items;
+}
+
 std::map<std::string, std::string> column_types(const std::vector<std::string>& given, const std::string& option) {
   std::map<std::string, std::string> types;
-  for (const std::string& spec : given) {
+  for (const std::string& spec : type_items(given)) {
     const std::size_t colon = spec.find(':');
     if (colon == std::string::npos || colon == 0 || colon + 1 == spec.size()) {
       throw UsageError(option + " takes NAME:TYPE (e.g. id:int64,name:string), not '" + spec + "'");
@@ -76,10 +93,9 @@ void add_table_join_options(CLI::App& join, TableJoinOptions& o) {
       ->group(group);
   join.add_option("--left-types", o.left_types, "CSV left table: types of columns, NAME:TYPE (int8-int64, uint8-uint64, "
                                                "float, double, bool, date32, timestamp[s|ms|us|ns], decimal128(P,S), "
-                                               "string); the others are inferred")
-      ->delimiter(',')
+                                               "string), comma-separated; the others are inferred")
       ->group(group);
-  join.add_option("--right-types", o.right_types, "CSV right table: as --left-types")->delimiter(',')->group(group);
+  join.add_option("--right-types", o.right_types, "CSV right table: as --left-types")->group(group);
   join.add_flag("--overwrite", o.overwrite, "Replace an existing --output directory")->group(group);
   join.add_option("--progress", o.progress, "A progress line on the terminal for long phases: auto (when standard "
                                             "error is a terminal) or off")
