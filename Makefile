@@ -6,7 +6,7 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup configure build demo test release-test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb clean
+.PHONY: all setup configure python-test python-bench build demo test release-test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb bench-tables clean
 
 all: build
 
@@ -35,8 +35,8 @@ CTEST := ctest --output-on-failure --timeout 1200 -j $(CTEST_JOBS)
 # The Release build and its unit and MPI tests, then every test under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then the threaded code
 # under ThreadSanitizer (each in a build directory of its own). The scripts
-# that compare answers with DuckDB take it from bench/.venv.
-test: bench/.venv/bin/python
+# that compare answers with DuckDB take it from .venv.
+test: python-test
 	@$(MAKE) --no-print-directory release-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory tsan
@@ -50,9 +50,9 @@ release-test: build
 # Every finding fails its test; leak checks are off (Open MPI's allocations at
 # exit are not ours to free).
 ASAN_BUILD ?= build-asan
-sanitize: setup bench/.venv/bin/python
+sanitize: setup python-test
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-	  -DHPCDB_SANITIZE=address,undefined -DHPCDB_TEST_PYTHON=$(CURDIR)/bench/.venv/bin/python > /dev/null
+	  -DHPCDB_SANITIZE=address,undefined -DHPCDB_TEST_PYTHON=$(CURDIR)/.venv/bin/python > /dev/null
 	@cmake --build $(ASAN_BUILD)
 	cd $(ASAN_BUILD) && $(CTEST)
 
@@ -86,42 +86,49 @@ bench-join: build
 bench-txn: build
 	@scripts/bench_txn.sh $(BUILD)
 
-# Python harness (DuckDB, Polars, matplotlib) in its own virtual environment.
-bench/.venv/bin/python: bench/requirements.txt
-	python3 -m venv bench/.venv
-	bench/.venv/bin/pip install -q -r bench/requirements.txt
-	touch bench/.venv/bin/python
+# The project's Python environment (.venv, requirements.txt): the build needs
+# pyarrow (setup), the tests DuckDB, the benchmarks Polars, matplotlib, tpchgen-cli.
+python-test:
+	@scripts/python_env.sh test
+python-bench:
+	@scripts/python_env.sh bench
 
 # TPC-C: warehouses x transaction agents x isolation levels, interleaved runs, table and plot
 # (TPCC_SWEEP="--repeat 1 --duration 1" for a quick look; bench/tpcc_sweep.py --help lists the options).
 TPCC_SWEEP ?=
-bench-tpcc: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/tpcc_sweep.py --hpcdb $(BUILD)/hpcdb $(TPCC_SWEEP)
+bench-tpcc: build python-bench
+	.venv/bin/python bench/tpcc_sweep.py --hpcdb $(BUILD)/hpcdb $(TPCC_SWEEP)
 
-bench-peers: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
+bench-peers: build python-bench
+	.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
 
 # EXPERIMENT=phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity|all-to-all;
 # ROUNDS interleaves the variants of topologies, multiplicity and all-to-all.
 EXPERIMENT ?= phases
 REPEAT ?= 5
 ROUNDS ?= 1
-bench-experiment: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat $(REPEAT) --rounds $(ROUNDS)
+bench-experiment: build python-bench
+	.venv/bin/python bench/experiments.py $(EXPERIMENT) --repeat $(REPEAT) --rounds $(ROUNDS)
 
 # The shuffle designs side by side: 2 ranks on one node (64M 16-byte rows),
 # then 4 emulated hosts at 1 and 10 Gbit/s (root; LAYOUTS=node skips them).
 LAYOUTS ?= node,1gbit,10gbit
-bench-shuffle: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
+bench-shuffle: build python-bench
+	.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
 
 # The Star Schema Benchmark at scale factor 10: hpcdb ssb next to DuckDB on the same data and query
 # stream (64 clients), point queries under scan load with priorities on and off, and a sweep of
 # 1-256 clients, local and decoupled (about 40 minutes; SSB="--scale 1 --duration 20" for a quick look,
 # bench/ssb.py --help lists the options).
 SSB ?=
-bench-ssb: build bench/.venv/bin/python
-	bench/.venv/bin/python bench/ssb.py --hpcdb $(BUILD)/hpcdb $(SSB)
+bench-ssb: build python-bench
+	.venv/bin/python bench/ssb.py --hpcdb $(BUILD)/hpcdb $(SSB)
+
+# Tables: TPC-H SF 10 lineitem ⋈ orders (9 columns) on 2 ranks, Parquet in -> Parquet out against DuckDB
+# and Polars (and Spark local[2] with TABLES="--spark"), in memory against DuckDB; results checked equal.
+TABLES ?=
+bench-tables: build python-bench
+	.venv/bin/python bench/tables.py --hpcdb $(BUILD)/hpcdb $(TABLES)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(TSAN_BUILD) $(FUZZ_BUILD)

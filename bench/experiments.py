@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The seeds' experiment types at this machine's scale, one command each.
 
-    bench/.venv/bin/python bench/experiments.py phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity|all-to-all [--repeat 5] [--rounds 1] [--quick]
+    .venv/bin/python bench/experiments.py phases|size|ratio|skew|shape|bandwidth|topologies|multiplicity|all-to-all [--repeat 5] [--rounds 1] [--quick]
 
 Every point runs `hpcdb join --repeat N --json` and is reported as the median
 of the N runs with a 95% bootstrap confidence interval; results go to

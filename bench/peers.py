@@ -6,7 +6,7 @@ Every system's result count and checksum (sum of rid_r * 0x9E3779B97F4A7C15
 the peers' join with a count (their checksum is computed apart, untimed).
 Prints a table, writes CSV and a PNG plot.
 
-    bench/.venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
+    .venv/bin/python bench/peers.py --inner 16M --outer 16M --repeat 3
 """
 import argparse
 import csv

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The shuffle designs side by side: on one node, and on emulated hosts at 1 and 10 Gbit/s.
 
-    bench/.venv/bin/python bench/shuffle.py [--repeat 5] [--quick] [--layouts node,1gbit,10gbit]
+    .venv/bin/python bench/shuffle.py [--repeat 5] [--quick] [--layouts node,1gbit,10gbit]
 
 Each layout is one `hpcdb shuffle --transport all --repeat N --json` run, so
 the designs are interleaved within every repetition and compared in the same

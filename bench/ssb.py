@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The Star Schema Benchmark on hpcdb's decoupled storage engine, next to DuckDB.
 
-    bench/.venv/bin/python bench/ssb.py [--scale 10] [--duration 60] [--repeat 3]
+    .venv/bin/python bench/ssb.py [--scale 10] [--duration 60] [--repeat 3]
         [--clients 1,4,16,64,256] [--skip-sweep] [--skip-mixed] [--skip-duckdb]
 
 Four parts, all at one scale factor (default 10) and seed:

@@ -2,7 +2,7 @@
 """TPC-C over the lock manager: a sweep over warehouses, transaction agents and
 both isolation levels (make bench-tpcc).
 
-    bench/.venv/bin/python bench/tpcc_sweep.py [--warehouses 1 2 4] [--agents 1 2 3]
+    .venv/bin/python bench/tpcc_sweep.py [--warehouses 1 2 4] [--agents 1 2 3]
         [--isolation serializable read-committed] [--repeat 3] [--duration 5] [--hpcdb build/hpcdb]
 
 Every configuration runs `hpcdb txn --workload tpcc` with one lock agent and N

@@ -38,3 +38,7 @@ if [ "$(id -u)" -eq 0 ]; then
 fi
 
 "$(dirname "$0")/tune.sh"
+
+# The Python environment (.venv): the build links Arrow and Parquet from the
+# pyarrow wheel; `make test` and the benchmarks ask for more (python_env.sh).
+"$(dirname "$0")/python_env.sh" "${HPCDB_PYTHON_LEVEL:-build}"

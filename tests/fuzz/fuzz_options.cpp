@@ -1,6 +1,6 @@
 // The command line on any arguments (one per line of the input): the
 // checks before parsing, CLI11's parsing with every option check, and the
-// join, transaction and shuffle options' resolution either accept the
+// join, transaction and shuffle requests' validation either accept the
 // arguments or refuse them with a usage error; nothing crashes, wraps or
 // throws anything else.
 #include <CLI/CLI.hpp>
@@ -47,9 +47,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::vector<std::string> reversed(args.rbegin(), args.rend());  // CLI11 takes them last first
   try {
     app.parse(reversed);
-    if (join->parsed()) hpcdb::resolve(join_options, 1 + static_cast<int>(size % 5));  // jobs of 1-5 ranks
+    if (join->parsed()) hpcdb::validate(hpcdb::to_request(join_options), 1 + static_cast<int>(size % 5));  // 1-5 ranks
     if (txn->parsed()) (void)hpcdb::resolve(txn_options);
-    if (shuffle->parsed()) (void)hpcdb::resolve(shuffle_options);
+    if (shuffle->parsed()) hpcdb::validate(hpcdb::to_request(shuffle_options));
   } catch (const CLI::Error&) {
   } catch (const hpcdb::UsageError&) {
   }

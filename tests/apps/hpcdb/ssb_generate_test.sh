@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # hpcdb generate --ssb: the five tables as CSV files, the same bytes whatever
 # the number of ranks, the benchmark's row counts, DuckDB reading them back
-# (when bench/.venv has it), and bad options ending every rank at once.
+# (when .venv has it), and bad options ending every rank at once.
 # Usage: ssb_generate_test.sh path/to/hpcdb [path/to/python-with-duckdb (default $HPCDB_PYTHON)]
 # ctest-ranks: 1 3
 # ctest-timeout: 1800

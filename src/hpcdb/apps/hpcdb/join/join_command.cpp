@@ -5,12 +5,14 @@
 #include "hpcdb/api/join.hpp"
 #include "hpcdb/apps/hpcdb/join/join_report.hpp"
 #include "hpcdb/apps/hpcdb/json_output.hpp"
+#include "hpcdb/apps/hpcdb/join/table_join_command.hpp"
 #include "hpcdb/core/standard_output.hpp"
 #include "hpcdb/net/agreement.hpp"
 
 namespace hpcdb {
 
 int run_join_command(const Cluster& cluster, JoinOptions& options) {
+  if (options.table.given()) return run_table_join_command(cluster, options);
   const MPI_Comm world = cluster.world();
   const bool leader = cluster.rank() == 0;
   JoinRequest request;

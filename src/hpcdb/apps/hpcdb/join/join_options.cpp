@@ -103,7 +103,8 @@ void add_input_output_options(CLI::App& join, JoinOptions& o) {
       ->each([&o](const std::string&) { o.header_given = true; })
       ->capture_default_str();
   join.add_option("--output", o.output,
-                  "Write the matching <rid_r, rid_s> pairs to this file (CSV if it ends in .csv, else binary)");
+                  "Write the matching <rid_r, rid_s> pairs to this file (CSV if it ends in .csv, else binary); with "
+                  "--left/--right, the result table as a directory of Parquet files, one per rank");
   join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
       ->capture_default_str();
   join.add_option("--payload-bytes", o.payload_bytes,
@@ -250,6 +251,7 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   add_sort_merge_options(join, o);
   add_ring_and_broadcast_options(join, o);
   add_guard_options(join, o);
+  add_table_join_options(join, o.table);
   record_scoped_options(join, o);
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "hpcdb/api/join.hpp"
+#include "hpcdb/apps/hpcdb/join/table_join_options.hpp"
 
 namespace hpcdb {
 
@@ -71,6 +72,7 @@ struct JoinOptions {
   // Options given on the command line that only some algorithms (or modes) take.
   std::vector<std::string> scoped_options_given;
 
+  TableJoinOptions table;  // a join of tables (--left, --right), table_join_options.hpp
   bool from_files() const { return !input_r.empty(); }
 };
 

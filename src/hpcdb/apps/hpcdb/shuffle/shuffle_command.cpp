@@ -1,4 +1,5 @@
 #include "hpcdb/apps/hpcdb/shuffle/shuffle_command.hpp"
+#include "hpcdb/apps/hpcdb/shuffle/table_shuffle_command.hpp"
 
 #include <algorithm>
 #include <iostream>
@@ -68,6 +69,7 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
                    "all its rows. Exit 3 on a difference");
   shuffle.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
   add_message_layer_options(shuffle, o.layer);
+  add_table_shuffle_options(shuffle, o.table);
 }
 
 namespace {
@@ -132,6 +134,7 @@ ShuffleRequest to_request(const ShuffleOptions& o) {
 }
 
 int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
+  if (options.table.given()) return run_table_shuffle_command(cluster, options.table, options.json, options.progress_timeout);
   const bool leader = cluster.rank() == 0;
   ShuffleRequest request;
   run_collectively(cluster.world(), [&] { request = to_request(options); });

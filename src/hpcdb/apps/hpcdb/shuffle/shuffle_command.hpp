@@ -10,6 +10,7 @@
 #include <string>
 
 #include "hpcdb/api/shuffle.hpp"
+#include "hpcdb/apps/hpcdb/shuffle/table_shuffle_options.hpp"
 #include "hpcdb/apps/hpcdb/message_layer_options.hpp"
 #include "hpcdb/net/cluster.hpp"
 
@@ -43,6 +44,7 @@ struct ShuffleOptions {
   // message-layer: the layer's options; the workers drive it unless
   // --net-threads asks for threads of its own.
   MessageLayerOptions layer = layer_driven_by_workers();
+  TableShuffleOptions table;  // a shuffle of a table (--input), table_shuffle_options.hpp
 };
 
 void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& options);

@@ -1,0 +1,173 @@
+#include "hpcdb/api/table_join.hpp"
+
+#include <fmt/format.h>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/process_memory.hpp"
+#include "hpcdb/core/units.hpp"
+#include "hpcdb/join/join_facts.hpp"
+#include "hpcdb/join/join_memory.hpp"
+#include "hpcdb/join/tables/table_join.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/collectives.hpp"
+#include "hpcdb/table/column_types.hpp"
+#include "hpcdb/table/progress_line.hpp"
+#include "hpcdb/table/arrow_status.hpp"
+#include "hpcdb/table/table_source.hpp"
+
+namespace hpcdb {
+namespace {
+
+// A side's schema, rows and bytes before anything is read.
+struct SideFacts {
+  std::shared_ptr<arrow::Schema> schema;
+  std::uint64_t rows = 0;
+  std::uint64_t bytes = 0;
+  std::unique_ptr<TableSource> source;  // files only
+};
+
+SideFacts inspect_side(const Cluster& cluster, const TableJoinSide& side, const std::string& label) {
+  SideFacts facts;
+  if (side.table) {
+    facts.schema = side.table->schema();
+    run_collectively(cluster.world(), [&] {
+      for (const auto& field : facts.schema->fields()) require_supported_column(*field, "the " + label + " table's");
+    });
+    facts.rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(side.table->num_rows()), MPI_SUM, cluster.world());
+    return facts;
+  }
+  facts.source = open_table(cluster, side.input, label);
+  facts.schema = facts.source->schema();
+  facts.rows = facts.source->total_rows();
+  facts.bytes = facts.source->estimated_bytes();
+  return facts;
+}
+
+// The share of one side with the columns the join reads.
+DistributedTable read_side(const Cluster& cluster, const TableJoinSide& side,
+                           const std::vector<std::string>& reads, const std::string& label, ProgressLine* progress) {
+  if (side.table) {
+    std::vector<int> indices;
+    for (const std::string& name : reads) indices.push_back(side.table->schema()->GetFieldIndex(name));
+    return from_arrow_table(value_of(side.table->SelectColumns(indices), "cannot select the " + label + " table's columns"));
+  }
+  TableInput input = side.input;
+  input.columns = reads;
+  return open_table(cluster, input, label)->read(progress);
+}
+
+// Refuses a join that cannot fit in this node's memory, before reading.
+std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
+                           const TableJoinRequest& request) {
+  const auto ranks = static_cast<std::uint64_t>(cluster.size());
+  const std::uint64_t inputs = (left.bytes + right.bytes) / ranks;
+  const std::uint64_t tuples = (left.rows + right.rows) / ranks * sizeof(Tuple);
+  const double left_row = left.rows ? static_cast<double>(left.bytes) / static_cast<double>(left.rows) : 0;
+  const double right_row = right.rows ? static_cast<double>(right.bytes) / static_cast<double>(right.rows) : 0;
+  const std::uint64_t result_rows = request.how == JoinHow::full ? left.rows + right.rows : std::max(left.rows, right.rows);
+  // The result's columns are taken, exchanged and assembled: about twice their size.
+  const auto result = static_cast<std::uint64_t>(2.0 * (left_row + right_row) * static_cast<double>(result_rows) / static_cast<double>(ranks));
+  JoinConfigs configs = request.operators;
+  configs.radix.keep_pairs = configs.sort_merge.keep_pairs = true;
+  const JoinPlan least = plan_join(densest_join_facts(cluster, std::min(left.rows, right.rows), std::max(left.rows, right.rows)), configs);
+  const std::uint64_t pairs = result_rows / ranks * sizeof(MatchPair) * 2;
+  const std::uint64_t per_rank = inputs + tuples + memory_of(least).total() + pairs + result + kRankBaseBytes;
+  const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
+  if (const auto shortfall = memory_shortfall(per_node)) {
+    throw UsageError(fmt::format("this join ({} rank{} x {}: inputs {}, key tuples {}, the operator's buffers {}, the result "
+                                 "about {}) {}; read fewer columns (--columns), or spread the job over more nodes",
+                                 cluster.node_size(), cluster.node_size() == 1 ? "" : "s", format_bytes(static_cast<double>(per_rank)),
+                                 format_bytes(static_cast<double>(inputs)), format_bytes(static_cast<double>(tuples)),
+                                 format_bytes(static_cast<double>(memory_of(least).total())),
+                                 format_bytes(static_cast<double>(result + pairs)), *shortfall));
+  }
+  return per_rank;
+}
+
+std::uint64_t peak_over_ranks(const Cluster& cluster, const PeakMemoryMeter& meter) {
+  return allreduce(meter.stop().total(), MPI_MAX, cluster.world());
+}
+
+}  // namespace
+
+TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& request) {
+  PeakMemoryMeter memory;
+  memory.start();
+  ProgressLine progress(request.progress && cluster.rank() == 0);
+  TableJoinResult result;
+  const double start = MPI_Wtime();
+  double phase_start = start;
+  const auto phase_done = [&](const std::string& name) {
+    const Spread spread = spread_over_ranks(MPI_Wtime() - phase_start, cluster.world());
+    result.phases.push_back({name, spread.max, spread.mean});
+    phase_start = MPI_Wtime();
+  };
+
+  // Before reading: the schemas, the result's columns, the output, the memory.
+  progress.phase("reading");
+  SideFacts left = inspect_side(cluster, request.left, "left");
+  SideFacts right = inspect_side(cluster, request.right, "right");
+  TableJoinSpec spec;
+  const bool types_known = !(left.source && left.source->format() == TableFormat::csv) &&
+                           !(right.source && right.source->format() == TableFormat::csv);
+  run_collectively(cluster.world(), [&] {
+    spec = resolve_join_spec(*left.schema, *right.schema, request.on, request.how, request.columns, request.suffixes,
+                             types_known);
+  });
+  if (!request.output.directory.empty()) check_table_output(cluster, request.output, "--output");
+  run_collectively(cluster.world(), [&] { result.plan.estimate_bytes_per_rank = check_memory(cluster, left, right, request); });
+
+  const DistributedTable left_share = read_side(cluster, request.left, spec.left_reads, "left", &progress);
+  const DistributedTable right_share = read_side(cluster, request.right, spec.right_reads, "right", &progress);
+  result.left_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(left_share.rows()), MPI_SUM, cluster.world());
+  result.right_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(right_share.rows()), MPI_SUM, cluster.world());
+  const auto row_bytes = [&](const DistributedTable& share, std::uint64_t rows) {
+    const auto bytes = allreduce<std::uint64_t>(share.bytes(), MPI_SUM, cluster.world());
+    return rows ? static_cast<double>(bytes) / static_cast<double>(rows) : 0.0;
+  };
+  result.plan.left_row_bytes = row_bytes(left_share, result.left_rows);
+  result.plan.right_row_bytes = row_bytes(right_share, result.right_rows);
+  if (!types_known) {  // CSV columns have their types now
+    run_collectively(cluster.world(), [&] {
+      spec = resolve_join_spec(*left_share.schema, *right_share.schema, request.on, request.how, request.columns,
+                               request.suffixes);
+    });
+  }
+  phase_done("read");
+
+  progress.phase("joining");
+  TableJoinSettings settings{request.operators, request.testing_hash_bits};
+  TableJoinOutcome outcome = join_tables(cluster, left_share, right_share, spec, settings);
+  for (PhaseTime& p : outcome.phases) result.phases.push_back({p.name == "keys" ? "plan" : p.name, p.max, p.mean});
+  phase_start = MPI_Wtime();
+  result.plan.algorithm = request.operators.algorithm;
+  result.plan.encoding = outcome.encoding;
+  result.plan.left_is_build = outcome.left_is_inner;
+  result.plan.tuple_bytes = outcome.tuple_bytes;
+  result.plan.materialization = fmt::format(
+      "late materialization: the join moves {}-byte <key, rid> tuples, then each result column is fetched for the "
+      "matching pairs from the rows' owners (rows of {:.0f} and {:.0f} bytes)",
+      outcome.tuple_bytes, result.plan.left_row_bytes, result.plan.right_row_bytes);
+  for (const ResultColumn& c : spec.columns) result.plan.result_columns.push_back(c.name);
+  result.pairs = outcome.pairs;
+  result.hash_collisions = outcome.collisions;
+  result.keyless_rows = outcome.left_keyless + outcome.right_keyless;
+  result.join_bytes_sent = outcome.operator_result.bytes_sent;
+  result.materialize_bytes_sent = outcome.materialize_bytes;
+  result.key_join = std::move(outcome.operator_result);
+  result.result_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(outcome.result.rows()), MPI_SUM, cluster.world());
+
+  if (!request.output.directory.empty()) {
+    progress.phase("writing");
+    const WriteStats written = write_parquet_directory(cluster, outcome.result, request.output, &progress);
+    result.output_bytes = allreduce(written.bytes, MPI_SUM, cluster.world());
+    phase_done("write");
+  }
+  result.table = to_arrow_table(outcome.result);
+  result.seconds = allreduce(MPI_Wtime() - start, MPI_MAX, cluster.world());
+  result.peak_bytes_per_rank = peak_over_ranks(cluster, memory);
+  return result;
+}
+
+}  // namespace hpcdb

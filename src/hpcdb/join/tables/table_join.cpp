@@ -1,0 +1,205 @@
+#include "hpcdb/join/tables/table_join.hpp"
+
+#include <arrow/array/util.h>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/join/fail_fast.hpp"
+#include "hpcdb/join/join_facts.hpp"
+#include "hpcdb/join/tables/key_equality.hpp"
+#include "hpcdb/join/tables/key_relations.hpp"
+#include "hpcdb/join/tables/matched_rows.hpp"
+#include "hpcdb/join/tables/row_fetch.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/collectives.hpp"
+#include "hpcdb/table/arrow_status.hpp"
+#include "hpcdb/table/column_take.hpp"
+
+namespace hpcdb {
+namespace {
+
+// The rows of the pairs on this rank, as global row numbers of each side.
+struct PairRows {
+  std::vector<std::uint64_t> left;
+  std::vector<std::uint64_t> right;
+};
+
+PairRows pair_rows(const std::vector<MatchPair>& pairs, bool left_is_inner) {
+  PairRows rows;
+  rows.left.reserve(pairs.size());
+  rows.right.reserve(pairs.size());
+  for (const MatchPair& p : pairs) {
+    rows.left.push_back(left_is_inner ? p.rid_r : p.rid_s);
+    rows.right.push_back(left_is_inner ? p.rid_s : p.rid_r);
+  }
+  return rows;
+}
+
+std::vector<int> indices_of(const arrow::Schema& schema, const std::vector<std::string>& names) {
+  std::vector<int> indices;
+  for (const std::string& name : names) {
+    const int index = schema.GetFieldIndex(name);
+    if (index < 0) throw Error("column '" + name + "' was not read");
+    indices.push_back(index);
+  }
+  return indices;
+}
+
+class Timer {
+ public:
+  explicit Timer(const Cluster& cluster) : cluster_(cluster) { MPI_Barrier(cluster.world()); start_ = MPI_Wtime(); }
+  void phase(std::vector<PhaseTime>& phases, const std::string& name) {
+    const double now = MPI_Wtime();
+    const Spread spread = spread_over_ranks(now - start_, cluster_.world());
+    phases.push_back({name, spread.max, spread.mean});
+    MPI_Barrier(cluster_.world());
+    start_ = MPI_Wtime();
+  }
+
+ private:
+  const Cluster& cluster_;
+  double start_ = 0;
+};
+
+// Drops the pairs whose key values differ (hash collisions); returns how many.
+std::uint64_t verify_pairs(const Cluster& cluster, const DistributedTable& left, const DistributedTable& right,
+                           const RowDirectory& left_rows, const RowDirectory& right_rows, const TableJoinSpec& spec,
+                           PairRows& pairs, std::uint64_t& bytes_sent) {
+  std::vector<std::uint8_t> keep(pairs.left.size(), 1);
+  const RowFetch from_left(cluster, left, left_rows, pairs.left, bytes_sent);
+  const RowFetch from_right(cluster, right, right_rows, pairs.right, bytes_sent);
+  const std::vector<int> lk = indices_of(*left.schema, spec.left_keys), rk = indices_of(*right.schema, spec.right_keys);
+  for (std::size_t k = 0; k < lk.size(); ++k) {
+    const auto a = from_left.column(lk[k], bytes_sent);
+    const auto b = from_right.column(rk[k], bytes_sent);
+    keep_equal_rows(*a, *b, keep);
+  }
+  std::uint64_t dropped = 0;
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < keep.size(); ++i) {
+    if (!keep[i]) {
+      ++dropped;
+      continue;
+    }
+    pairs.left[n] = pairs.left[i];
+    pairs.right[n++] = pairs.right[i];
+  }
+  pairs.left.resize(n);
+  pairs.right.resize(n);
+  return dropped;
+}
+
+std::shared_ptr<arrow::Array> nulls_of(const std::shared_ptr<arrow::DataType>& type, std::int64_t n) {
+  return value_of(arrow::MakeArrayOfNull(type, n), "cannot make a column of nulls");
+}
+
+// Rows of one side's own share (unmatched rows of outer and anti joins,
+// matched ones of semi joins), the other side's columns null.
+std::shared_ptr<arrow::RecordBatch> own_rows(const DistributedTable& table, JoinSide side,
+                                             const std::vector<std::uint64_t>& rows, const TableJoinSpec& spec,
+                                             const std::shared_ptr<arrow::Schema>& schema) {
+  std::vector<std::shared_ptr<arrow::Array>> columns;
+  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+    const ResultColumn& column = spec.columns[c];
+    if (column.side != side) {
+      columns.push_back(nulls_of(schema->field(static_cast<int>(c))->type(), static_cast<std::int64_t>(rows.size())));
+      continue;
+    }
+    columns.push_back(take_rows(*share_column(table, table.schema->GetFieldIndex(column.source)), rows));
+  }
+  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(rows.size()), columns);
+}
+
+std::shared_ptr<arrow::RecordBatch> pair_batch(const Cluster& cluster, const DistributedTable& left,
+                                               const DistributedTable& right, const RowDirectory& left_rows,
+                                               const RowDirectory& right_rows, const PairRows& pairs,
+                                               const TableJoinSpec& spec, const std::shared_ptr<arrow::Schema>& schema,
+                                               std::uint64_t& bytes_sent) {
+  bool needs_left = false, needs_right = false;
+  for (const ResultColumn& c : spec.columns) (c.side == JoinSide::left ? needs_left : needs_right) = true;
+  // Every rank takes part in each side's exchanges (they are collective).
+  needs_left = allreduce(needs_left ? 1 : 0, MPI_MAX, cluster.world()) == 1;
+  needs_right = allreduce(needs_right ? 1 : 0, MPI_MAX, cluster.world()) == 1;
+  std::optional<RowFetch> from_left, from_right;
+  if (needs_left) from_left.emplace(cluster, left, left_rows, pairs.left, bytes_sent);
+  if (needs_right) from_right.emplace(cluster, right, right_rows, pairs.right, bytes_sent);
+  std::vector<std::shared_ptr<arrow::Array>> columns;
+  for (const ResultColumn& c : spec.columns) {
+    const DistributedTable& table = c.side == JoinSide::left ? left : right;
+    const RowFetch& fetch = c.side == JoinSide::left ? *from_left : *from_right;
+    columns.push_back(fetch.column(table.schema->GetFieldIndex(c.source), bytes_sent));
+  }
+  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(pairs.left.size()), columns);
+}
+
+}  // namespace
+
+std::shared_ptr<arrow::Schema> result_schema(const arrow::Schema& left, const arrow::Schema& right,
+                                             const TableJoinSpec& spec) {
+  arrow::FieldVector fields;
+  for (const ResultColumn& c : spec.columns) {
+    const arrow::Schema& schema = c.side == JoinSide::left ? left : right;
+    fields.push_back(arrow::field(c.name, schema.GetFieldByName(c.source)->type(), true));
+  }
+  return arrow::schema(fields);
+}
+
+TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& left, const DistributedTable& right,
+                             const TableJoinSpec& spec, const TableJoinSettings& settings) {
+  TableJoinOutcome out;
+  out.schema = result_schema(*left.schema, *right.schema, spec);
+  Timer timer(cluster);
+  // keys: tuples and the operator's plan, agreed by all ranks.
+  std::vector<std::shared_ptr<arrow::DataType>> key_types;
+  for (const std::string& k : spec.left_keys) key_types.push_back(left.schema->GetFieldByName(k)->type());
+  out.encoding = key_encoding_for(key_types);
+  KeyRelations relations = make_key_relations(cluster, left, right, indices_of(*left.schema, spec.left_keys),
+                                               indices_of(*right.schema, spec.right_keys), out.encoding, settings.hash_bits);
+  out.left_is_inner = relations.left_is_inner;
+  out.left_keyless = relations.left_keyless;
+  out.right_keyless = relations.right_keyless;
+  JoinConfigs configs = settings.operators;
+  configs.radix.keep_pairs = configs.sort_merge.keep_pairs = true;
+  JoinPlan plan;
+  run_collectively(cluster.world(), [&] { plan = plan_join(agreed_join_facts(cluster, relations.inner, relations.outer), configs); });
+  out.tuple_bytes = tuple_bytes_of(plan);
+  const RowDirectory left_rows(cluster, left), right_rows(cluster, right);
+  timer.phase(out.phases, "keys");
+
+  std::unique_ptr<DistributedJoin> join;
+  fail_fast(cluster, [&] {
+    join = make_join(cluster, plan);
+    out.operator_result = join->run(relations.inner, relations.outer);
+  });
+  PairRows pairs = pair_rows(out.operator_result.pairs, out.left_is_inner);
+  out.operator_result.pairs = {};
+  join.reset();
+  relations = KeyRelations{};
+  timer.phase(out.phases, "join");
+
+  std::uint64_t sent = 0;
+  if (out.encoding == KeyEncoding::hashed) {
+    const std::uint64_t dropped = verify_pairs(cluster, left, right, left_rows, right_rows, spec, pairs, sent);
+    out.collisions = allreduce(dropped, MPI_SUM, cluster.world());
+    timer.phase(out.phases, "verify");
+  }
+  out.pairs = allreduce<std::uint64_t>(pairs.left.size(), MPI_SUM, cluster.world());
+
+  if (spec.how != JoinHow::semi && spec.how != JoinHow::anti) {
+    out.result.batches.push_back(pair_batch(cluster, left, right, left_rows, right_rows, pairs, spec, out.schema, sent));
+  }
+  if (keeps_unmatched_left(spec.how) || spec.how == JoinHow::semi) {
+    const std::vector<std::uint8_t> matched = matched_rows(cluster, left_rows, pairs.left, sent);
+    const std::uint8_t wanted = spec.how == JoinHow::semi ? 1 : 0;
+    out.result.batches.push_back(own_rows(left, JoinSide::left, rows_flagged(matched, wanted), spec, out.schema));
+  }
+  if (keeps_unmatched_right(spec.how)) {
+    const std::vector<std::uint8_t> matched = matched_rows(cluster, right_rows, pairs.right, sent);
+    out.result.batches.push_back(own_rows(right, JoinSide::right, rows_flagged(matched, 0), spec, out.schema));
+  }
+  out.result.schema = out.schema;
+  out.materialize_bytes = allreduce(sent, MPI_SUM, cluster.world());
+  timer.phase(out.phases, "materialize");
+  return out;
+}
+
+}  // namespace hpcdb

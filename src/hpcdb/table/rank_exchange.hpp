@@ -1,0 +1,36 @@
+#pragma once
+// The byte movements the table operators make between all ranks: every rank
+// sends each rank a block of bytes of any size (counts exchanged first, the
+// blocks in messages of at most 256 MiB, so that no MPI count overflows),
+// and gathers of small vectors. Collective over the cluster's ranks.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "hpcdb/net/cluster.hpp"
+
+namespace hpcdb {
+
+struct ReceivedBlocks {
+  std::vector<std::byte> bytes;         // the blocks of all sources, in rank order
+  std::vector<std::uint64_t> offsets;   // ranks + 1 offsets into bytes
+  std::span<const std::byte> from(int source) const {
+    const auto s = static_cast<std::size_t>(source);
+    return {bytes.data() + offsets[s], offsets[s + 1] - offsets[s]};
+  }
+};
+
+// Sends blocks[d] to rank d (the own block is copied) and returns what every
+// rank sent this one. `bytes_sent` grows by the bytes sent to other ranks.
+ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::span<const std::byte>>& blocks,
+                               std::uint64_t& bytes_sent);
+
+// Every rank's vector, concatenated in rank order (and where each begins).
+struct GatheredValues {
+  std::vector<std::uint64_t> values;
+  std::vector<std::uint64_t> offsets;  // ranks + 1
+};
+GatheredValues allgather_values(const Cluster& cluster, const std::vector<std::uint64_t>& mine);
+
+}  // namespace hpcdb
