@@ -130,6 +130,23 @@ TEST(HistoryCheck, RangeReadOfARowInsertedAndDeletedAgainAddsNoEdge) {
   EXPECT_EQ(c.range_edges, 0u);
 }
 
+TEST(HistoryCheck, ARangeReadIsOrderedAfterTheNearestDeletesOnly) {
+  // 20 rows loaded in [100, 119], each deleted by its own transaction, then
+  // scanned by transaction 100 (which also missed an insert of 130).
+  std::vector<CommittedTxn> h;
+  std::vector<RecordVersion> finals;
+  for (TxnId k = 1; k <= 20; ++k) {
+    h.push_back(txn(k, {}, {remove(99 + k, 0)}));
+    finals.push_back({99 + k, k});
+  }
+  h.push_back(txn(50, {}, {insert(130, 0)}));
+  finals.push_back({130, 50});
+  h.push_back(txn(100, {}, {}, {{100, 200}}));
+  const HistoryCheck c = check_history(h, finals, true);
+  EXPECT_TRUE(c.ok) << c.problem;
+  EXPECT_EQ(c.range_edges, 8u + 1u);
+}
+
 TEST(HistoryCheck, FindsAFourTransactionCycleClosedByARangeRead) {
   // T1 inserts 120; T2 overwrites T1's a; T3 reads T2's b, and c0, which T4
   // overwrites; T4's scan of [100, 200] missed T1's 120.

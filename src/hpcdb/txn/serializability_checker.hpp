@@ -21,7 +21,9 @@
 //    delete) -> the reader, and the reader -> the next writer (an insert it
 //    missed: a phantom). Where a record's chain has several absent versions
 //    (inserted and deleted again) the one a range read saw is ambiguous and
-//    adds no edge.
+//    adds no edge; of the deletes a range read saw, only the 8 nearest its
+//    end add edges (the graph stays linear in the run's length; a left-out
+//    edge can hide a cycle, never make one).
 // A cycle is reported with its transactions and, for each edge, the record
 // or range and why the order is forced.
 #include <cstddef>
