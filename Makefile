@@ -35,7 +35,7 @@ ASAN_BUILD ?= build-asan
 sanitize: setup
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DHPCDB_SANITIZE=address,undefined > /dev/null
-	@cmake --build $(ASAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests hpcdb_query_tests
+	@cmake --build $(ASAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_threaded_mpi_tests
 	cd $(ASAN_BUILD) && ctest --output-on-failure --timeout 900
 
 # ThreadSanitizer over the threaded kernels, the worker teams and the node-shared
@@ -46,7 +46,7 @@ TSAN_TESTS ?= WorkerTeam|RunOnThreads|NodeTask|Threads|threads|Parallel|NodeShar
 tsan: setup
 	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DHPCDB_SANITIZE=thread > /dev/null
-	@cmake --build $(TSAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests
+	@cmake --build $(TSAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_threaded_mpi_tests
 	@scripts/tsan.sh $(TSAN_BUILD) '$(TSAN_TESTS)'
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in tests/fuzz/corpus/.

@@ -50,8 +50,8 @@ for ranks in 1 2; do
     --gtest_brief=1 || status=1
 done
 for ranks in 2 3; do
-  echo "tsan: message-layer tests on $ranks ranks"
-  mpirun --oversubscribe --bind-to none -np "$ranks" -x LD_PRELOAD="$self_btl" "$build/tests/hpcdb_messaging_tests" \
+  echo "tsan: threaded MPI tests on $ranks ranks"
+  mpirun --oversubscribe --bind-to none -np "$ranks" -x LD_PRELOAD="$self_btl" "$build/tests/hpcdb_threaded_mpi_tests" \
     --gtest_brief=1 || status=1
 done
 exit $status
