@@ -9,8 +9,8 @@
 #include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/gather.hpp"
 #include "hpcdb/txn/condition_results.hpp"
-#include "hpcdb/txn/fault_injection.hpp"
 #include "hpcdb/txn/lock_agent.hpp"
 #include "hpcdb/txn/trace/trace_output.hpp"
 #include "hpcdb/txn/transaction_agent.hpp"
@@ -122,7 +122,7 @@ std::vector<std::uint64_t> exchange_facts(const Cluster& cluster, const RunPlan&
       cluster.fail(e.what(), 1);  // the others wait in the exchange below
     }
   }
-  return allgather_words(cluster.world(), mine);
+  return allgather_values(mine, cluster.world());
 }
 
 void check_results(const Cluster& cluster, const TxnEngineConfig& config, const RunPlan& plan, DataStore& data,
@@ -142,9 +142,9 @@ void check_results(const Cluster& cluster, const TxnEngineConfig& config, const 
     }
   }
   static const std::vector<std::uint64_t> none;
-  const auto history = gather_words(comm, 0, txn_agent ? txn_agent->history() : none);
-  const auto votes = gather_words(comm, 0, lock_agent ? lock_agent->vote_log() : none);
-  const auto finals = gather_words(comm, 0, final_words);
+  const auto history = gather_values<std::uint64_t>(txn_agent ? txn_agent->history() : none, 0, comm);
+  const auto votes = gather_values<std::uint64_t>(lock_agent ? lock_agent->vote_log() : none, 0, comm);
+  const auto finals = gather_values<std::uint64_t>(final_words, 0, comm);
   const auto conditions = gather_conditions(comm, 0, found);
   if (cluster.rank() != 0) return;
   const WorkloadDefinition& workload = *plan.workload;
@@ -180,7 +180,7 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
   run_collectively(comm, [&] { check_data_fits(cluster, plan, config); });
   const auto transport = make_transport(config.transport, cluster);
   transport->limit_send_waits(config.reply_timeout_ns);
-  fail_if_asked_at(config, rank, FailurePoint::start_up);
+  config.failure.fire_at(rank, kStartUp, " in the start-up");
   report_phase_start("load");
   DataStore data(cluster, *plan.space, plan.workload->data_shape(), config.access_data,
                  config.transport == TransportKind::one_sided_rma);
@@ -209,7 +209,7 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
     cluster.fail(e.what(), 1);
   }
 
-  fail_if_asked_at(config, rank, FailurePoint::finish);
+  config.failure.fire_at(rank, kFinish, " in the finish");
   report_phase_start("results");
   result.metrics = reduce_metrics(comm, 0, mine);
   MPI_Comm_size(comm, &result.ranks);

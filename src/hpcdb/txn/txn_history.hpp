@@ -7,8 +7,6 @@
 // row inserted into or deleted from the range by another transaction is a
 // conflict too (a predicate read). The lock agents record how they voted in
 // 2PC and what they were told to do.
-#include <mpi.h>
-
 #include <cstdint>
 #include <vector>
 
@@ -58,10 +56,5 @@ void append_encoded(const CommittedTxn& txn, std::vector<std::uint64_t>& out);
 std::vector<CommittedTxn> decode_history(const std::vector<std::uint64_t>& words);
 void append_encoded(const ParticipantVote& vote, std::vector<std::uint64_t>& out);
 std::vector<ParticipantVote> decode_votes(const std::vector<std::uint64_t>& words);
-
-// Gathers every rank's words at `root` (the result is empty elsewhere).
-std::vector<std::uint64_t> gather_words(MPI_Comm comm, int root, const std::vector<std::uint64_t>& mine);
-// Every rank's words, at every rank.
-std::vector<std::uint64_t> allgather_words(MPI_Comm comm, const std::vector<std::uint64_t>& mine);
 
 }  // namespace hpcdb

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "hpcdb/join/sortmerge/sort_formats.hpp"
+#include "hpcdb/kernels/sort_formats.hpp"
 
 namespace hpcdb {
 namespace {

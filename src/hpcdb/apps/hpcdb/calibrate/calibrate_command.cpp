@@ -24,7 +24,7 @@
 #include "hpcdb/join/key_directory.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
 #include "hpcdb/join/receive_windows.hpp"
-#include "hpcdb/join/sortmerge/sort_formats.hpp"
+#include "hpcdb/kernels/sort_formats.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
 #include "hpcdb/kernels/radix_histogram.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"

@@ -1,15 +1,9 @@
 #include "hpcdb/apps/hpcdb/generate/ssb_generate_command.hpp"
 
 #include <fmt/format.h>
-#include <sys/stat.h>
 
-#include <string>
-
-#include "hpcdb/core/error.hpp"
-#include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/api/generate.hpp"
 #include "hpcdb/core/units.hpp"
-#include "hpcdb/data/ssb_csv_export.hpp"
-#include "hpcdb/net/agreement.hpp"
 
 namespace hpcdb {
 
@@ -23,19 +17,10 @@ void add_ssb_generate_options(CLI::App& generate, GenerateOptions& o) {
 }
 
 int run_ssb_generate(const Cluster& cluster, const GenerateOptions& o) {
-  ssb::Scale scale;
-  run_collectively(cluster.world(), [&] {
-    scale = ssb::scale_of(o.scale);
-    struct stat info {};
-    if (stat(o.output_dir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
-      throw UsageError("--output-dir '" + o.output_dir + "' is not an existing directory");
-    }
-  });
-  Stopwatch watch;
-  const ssb::Generator generator(scale, o.seed);
-  const ssb::CsvExportResult written = ssb::write_csv_tables(cluster, generator, o.output_dir);
+  const SsbGenerateResult result = generate_ssb_tables(cluster, {o.scale, o.seed, o.output_dir});
   if (cluster.rank() == 0) {
-    fmt::print("hpcdb generate: SSB scale factor {} (seed {}) in {:.2f} s:\n", o.scale, o.seed, watch.seconds());
+    fmt::print("hpcdb generate: SSB scale factor {} (seed {}) in {:.2f} s:\n", o.scale, o.seed, result.seconds);
+    const ssb::CsvExportResult& written = result.written;
     for (std::size_t i = 0; i < written.rows.size(); ++i) {
       fmt::print("  {:<40} {:>14} rows {:>12}\n", ssb::csv_path(o.output_dir, written.rows[i].first),
                  format_grouped(written.rows[i].second), format_bytes(static_cast<double>(written.bytes[i].second)));

@@ -62,9 +62,8 @@ void record_scoped_options(CLI::App& join, JoinOptions& o) {
   }
 }
 
-}  // namespace
-
-void add_join_options(CLI::App& join, JoinOptions& o) {
+// The algorithm, and the generated workload.
+void add_workload_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--algorithm", o.algorithm,
                   "Join algorithm: 'radix' (radix hash join, one-sided network partitioning), 'sort-merge', "
                   "'cyclo' (R stays, S rotates around the ring of ranks) or 'broadcast' (every rank's S goes once "
@@ -89,6 +88,10 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
       ->capture_default_str(), o);
   generator_option(join.add_option("--seed", o.seed, "Seed of the data generator (same data for any number of ranks)")
       ->capture_default_str(), o);
+}
+
+// Inputs from files, outputs, runs and checks.
+void add_input_output_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--input-r", o.input_r,
                   "Read R from this file instead of generating it: binary little-endian 16-byte <key u64, rid u64> "
                   "records, or CSV 'key,rid' lines if the name ends in .csv");
@@ -101,6 +104,23 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
       ->capture_default_str();
   join.add_option("--output", o.output,
                   "Write the matching <rid_r, rid_s> pairs to this file (CSV if it ends in .csv, else binary)");
+  join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
+      ->capture_default_str();
+  join.add_option("--payload-bytes", o.payload_bytes,
+                  "Payload splitting: give every generated tuple a payload of this many bytes, kept where the tuple "
+                  "is; after the join each result pair fetches both tuples' keys and payloads from their ranks, and "
+                  "--output writes the joined rows")
+      ->capture_default_str();
+  join.add_option("--calibration", o.calibration,
+                  "Show the performance model's prediction next to each phase, with rates from this file "
+                  "(written by 'hpcdb calibrate')");
+  join.add_option("--json", o.json, "Write results as JSON to FILE, or to standard output with '-'");
+  join.add_flag("--verify", o.verify,
+                "Check count and checksum against an independent reference join (two-sided exchange, sort)");
+}
+
+// The radix join (and the options it shares with the sort-merge join).
+void add_partitioning_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--network-bits", o.network_bits, "Radix bits of the network partitioning pass (0 = automatic)")
       ->capture_default_str();
   join.add_option("--local-bits", o.local_bits, "Radix bits of the local partitioning pass (0 = automatic)")
@@ -129,8 +149,24 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "Chunks per rank fragment and relation, the unit of work of the passes over the input "
                   "(0 = about 2^20 tuples each, at most 64, at least one per thread)")
       ->capture_default_str();
-  join.add_option("--repeat", o.repeat, "Run the join this many times and report each run and the median")
+  join.add_option("--schedule", o.schedule,
+                  "radix: 'streaming' (partitions leave as send buffers fill, overlapped with partitioning), or "
+                  "partition locally first and then ship whole partitions 'synchronized' (rounds: every rank sends "
+                  "to rank+k and receives from rank-k, barrier after each round, so no two senders share a "
+                  "receiver), 'unsynchronized' (same order, no barriers) or 'random' (chunks to random ranks)")
+      ->check(CLI::IsMember({"streaming", "synchronized", "unsynchronized", "random"}))
       ->capture_default_str();
+  join.add_option("--exchange", o.exchange,
+                  "radix with a schedule: ship partitions by one-sided 'puts' or two-sided 'messages' (as the 2012 "
+                  "radix join did over TCP)")
+      ->check(CLI::IsMember({"puts", "messages"}))
+      ->capture_default_str();
+  join.add_option("--exchange-chunk", o.exchange_chunk, "radix with a schedule: bytes per put or message")
+      ->capture_default_str();
+}
+
+// The sort-merge join.
+void add_sort_merge_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--run-length", o.run_length,
                   "sort-merge: tuples per sorted run (rounded up to a multiple of 8, whole cache lines)")->capture_default_str();
   join.add_option("--merge-fan-in", o.merge_fan_in, "sort-merge: runs merged at once")->capture_default_str();
@@ -148,20 +184,10 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
                   "('sampled', balanced for any key distribution)")
       ->check(CLI::IsMember({"equal", "sampled"}))
       ->capture_default_str();
-  join.add_option("--schedule", o.schedule,
-                  "radix: 'streaming' (partitions leave as send buffers fill, overlapped with partitioning), or "
-                  "partition locally first and then ship whole partitions 'synchronized' (rounds: every rank sends "
-                  "to rank+k and receives from rank-k, barrier after each round, so no two senders share a "
-                  "receiver), 'unsynchronized' (same order, no barriers) or 'random' (chunks to random ranks)")
-      ->check(CLI::IsMember({"streaming", "synchronized", "unsynchronized", "random"}))
-      ->capture_default_str();
-  join.add_option("--exchange", o.exchange,
-                  "radix with a schedule: ship partitions by one-sided 'puts' or two-sided 'messages' (as the 2012 "
-                  "radix join did over TCP)")
-      ->check(CLI::IsMember({"puts", "messages"}))
-      ->capture_default_str();
-  join.add_option("--exchange-chunk", o.exchange_chunk, "radix with a schedule: bytes per put or message")
-      ->capture_default_str();
+}
+
+// The ring (cyclo) and broadcast joins.
+void add_ring_and_broadcast_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--presort", o.presort,
                   "cyclo: sort each S fragment once before it travels ('on'), or send it unsorted and let every "
                   "rank sort each visiting part ('off': no up-front sort, more sorting on every rank)")
@@ -194,11 +220,10 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--udp-quiet-ms", o.udp_quiet_ms,
                   "broadcast (udp): a receiver reports missing datagrams after this long without one")
       ->capture_default_str();
-  join.add_option("--payload-bytes", o.payload_bytes,
-                  "Payload splitting: give every generated tuple a payload of this many bytes, kept where the tuple "
-                  "is; after the join each result pair fetches both tuples' keys and payloads from their ranks, and "
-                  "--output writes the joined rows")
-      ->capture_default_str();
+}
+
+// The progress guard and its testing aids.
+void add_guard_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--progress-timeout", o.progress_timeout,
                   "Seconds a rank may give no sign of life (stopped, its node frozen), and five times that without "
                   "progress while the others wait for it (a hang), before every rank ends with a message naming it")
@@ -214,45 +239,21 @@ void add_join_options(CLI::App& join, JoinOptions& o) {
   join.add_option("--fail-phase", o.fail_phase,
                   "Testing aid: --fail-rank throws an error in this phase of the join's report (in a worker thread "
                   "when the phase runs several), or in 'setup', instead of failing as --fail-how says");
-  join.add_option("--calibration", o.calibration,
-                  "Show the performance model's prediction next to each phase, with rates from this file "
-                  "(written by 'hpcdb calibrate')");
-  join.add_option("--json", o.json, "Write results as JSON to FILE, or to standard output with '-'");
-  join.add_flag("--verify", o.verify,
-                "Check count and checksum against an independent reference join (two-sided exchange, sort)");
+}
+
+}  // namespace
+
+void add_join_options(CLI::App& join, JoinOptions& o) {
+  add_workload_options(join, o);
+  add_input_output_options(join, o);
+  add_partitioning_options(join, o);
+  add_sort_merge_options(join, o);
+  add_ring_and_broadcast_options(join, o);
+  add_guard_options(join, o);
   record_scoped_options(join, o);
 }
 
 namespace {
-
-void resolve_ring_and_broadcast(JoinOptions& o) {
-  const bool keep_pairs = o.radix.keep_pairs;
-  CycloJoinConfig& y = o.cyclo;
-  y.presort = o.presort == "on";
-  y.compression = o.radix.compression;
-  y.keep_pairs = keep_pairs;
-  if (o.algorithm == "cyclo" && !o.chunk_size.empty()) y.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
-
-  BroadcastJoinConfig& b = o.broadcast;
-  b.transport = o.transport == "udp"      ? BroadcastTransport::udp
-                : o.transport == "ibcast" ? BroadcastTransport::ibcast
-                                          : BroadcastTransport::ring;
-  if (o.algorithm == "broadcast" && !o.chunk_size.empty()) b.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
-  b.depth = o.depth;
-  b.compression = o.radix.compression;
-  b.keep_pairs = keep_pairs;
-  if (o.udp_port > 65535) throw UsageError("--udp-port must be at most 65535");
-  b.udp.port = static_cast<std::uint16_t>(o.udp_port);
-  b.udp.address = o.udp_broadcast;
-  b.udp.phase_packets = o.udp_phase;
-  b.udp.loss = o.udp_loss;
-  b.udp.duplicates = o.udp_duplicates;
-  b.udp.quiet_ms = o.udp_quiet_ms;
-  b.udp.seed = o.seed;
-  if ((o.algorithm == "cyclo" || o.algorithm == "broadcast") && o.threads > 1) {
-    throw UsageError("--algorithm " + o.algorithm + " runs one worker per rank; use more ranks instead of --threads");
-  }
-}
 
 // Options that would be silently ignored with the data at hand.
 void refuse_ignored_input_options(const JoinOptions& o) {
@@ -271,7 +272,6 @@ void refuse_ignored_input_options(const JoinOptions& o) {
                      o.input_s + "' are binary");
   }
 }
-
 
 // Options of another algorithm, or of another mode of this one, which the join would ignore.
 void refuse_options_of_other_algorithms(const JoinOptions& o) {
@@ -298,98 +298,118 @@ void refuse_options_of_other_algorithms(const JoinOptions& o) {
   }
 }
 
-// Testing aids: --fail-rank, --fail-after and --fail-how (the progress guard's), or an error
-// thrown in --fail-phase, in every operator's options.
-void resolve_fault(JoinOptions& o, int ranks) {
-  if (o.fail_rank < -1) throw UsageError("--fail-rank must be a rank (0 or more), or -1 for none");
-  if (o.fail_rank >= ranks) {
-    throw UsageError("--fail-rank " + std::to_string(o.fail_rank) + " names no rank: this job has ranks 0 to " +
-                     std::to_string(ranks - 1));
-  }
-  if (!(o.fail_after >= 0 && o.fail_after <= 1e6)) throw UsageError("--fail-after must be 0 to 1000000 s");
-  if (o.fail_phase.empty()) return;
-  if (o.fail_rank < 0) throw UsageError("--fail-phase needs --fail-rank: the rank that fails in it");
-  const std::vector<std::string> phases = phases_of(o.configs());
-  if (o.fail_phase != "setup" && std::find(phases.begin(), phases.end(), o.fail_phase) == phases.end()) {
-    std::string list = "setup";
-    for (const std::string& p : phases) list += ", " + p;
-    throw UsageError("--fail-phase must be a phase of this join: " + list);
-  }
-  const InjectedFault fault{o.fail_rank, o.fail_phase};
-  o.radix.fault = o.sort_merge.fault = o.cyclo.fault = o.broadcast.fault = fault;
+std::variant<WorkloadSpec, RelationFiles> inputs_of(const JoinOptions& o) {
+  if (o.input_r.empty() != o.input_s.empty()) throw UsageError("--input-r and --input-s go together: give both files");
+  WorkloadSpec workload;
+  workload.inner_tuples = parse_count(o.inner, "--inner");
+  workload.outer_tuples = parse_count(o.outer, "--outer");
+  workload.zipf_theta = o.zipf;
+  workload.selectivity = o.selectivity;
+  workload.seed = o.seed;
+  workload.gaussian_sigma = o.gaussian;
+  workload.key_spacing_bits = o.key_spacing;
+  const CsvHeader header = parse_csv_header(o.header, "--header");
+  if (o.from_files()) return RelationFiles{o.input_r, o.input_s, header};
+  return workload;
 }
 
-}  // namespace
+// What every operator takes alike: compression, the phase failure (testing aid).
+void set_basics(const JoinOptions& o, JoinBasics& basics) {
+  basics.compression = parse_compression(o.compression);
+  if (!o.fail_phase.empty()) basics.failure = {o.fail_rank, FailureMode::error, o.fail_phase};
+}
 
-void resolve(JoinOptions& o, int ranks) {
-  if (o.input_r.empty() != o.input_s.empty()) throw UsageError("--input-r and --input-s go together: give both files");
-  if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
-  o.workload.inner_tuples = parse_count(o.inner, "--inner");
-  o.workload.outer_tuples = parse_count(o.outer, "--outer");
-  o.workload.zipf_theta = o.zipf;
-  o.workload.selectivity = o.selectivity;
-  o.workload.seed = o.seed;
-  o.workload.gaussian_sigma = o.gaussian;
-  o.workload.key_spacing_bits = o.key_spacing;
-  if (!o.from_files()) validate(o.workload);
-  refuse_ignored_input_options(o);
-  refuse_options_of_other_algorithms(o);
-  o.csv_header = parse_csv_header(o.header, "--header");
-
-  RadixJoinConfig& c = o.radix;
+RadixJoinConfig radix_config(const JoinOptions& o) {
+  RadixJoinConfig c;
+  set_basics(o, c);
   c.network_bits = o.network_bits;
   c.local_bits = o.local_bits;
   c.buffer_bytes = parse_bytes(o.buffer_size, "--buffer-size");
   c.buffers_per_partition = o.buffers_per_partition;
-  c.assignment = o.assignment == "skew-aware" ? Assignment::skew_aware : Assignment::round_robin;
-  c.compression = o.compression == "off" ? Compression::off : Compression::automatic;
+  c.assignment = parse_assignment(o.assignment);
   c.threads = o.threads;
   c.force_put = o.force_put;
   c.share_node_work = o.node_sharing == "on";
   c.input_chunks = o.input_chunks;
-  c.keep_pairs = !o.output.empty();
   c.scheduled = o.schedule != "streaming";
   if (c.scheduled) c.exchange.schedule = parse_exchange_schedule(o.schedule);
   c.exchange.transport = o.exchange == "messages" ? ExchangeTransport::messages : ExchangeTransport::put;
   c.exchange.chunk_bytes = parse_bytes(o.exchange_chunk, "--exchange-chunk");
+  return c;
+}
 
-  SortMergeJoinConfig& m = o.sort_merge;
+SortMergeJoinConfig sort_merge_config(const JoinOptions& o) {
+  SortMergeJoinConfig m;
+  set_basics(o, m);
   m.run_length = parse_count(o.run_length, "--run-length");
   m.merge_fan_in = o.merge_fan_in;
   m.subranges = o.subranges;
-  m.send_order = o.send_order == "natural" ? SendOrder::natural : SendOrder::shifted;
-  m.splitters = o.splitters == "sampled" ? Splitters::sampled : Splitters::equal;
-  m.compression = c.compression;
-  m.threads = c.threads;
-  m.force_put = c.force_put;
-  m.share_node_work = c.share_node_work;
-  m.input_chunks = c.input_chunks;
-  m.keep_pairs = c.keep_pairs;
+  m.send_order = parse_send_order(o.send_order);
+  m.splitters = parse_splitters(o.splitters);
+  m.threads = o.threads;
+  m.force_put = o.force_put;
+  m.share_node_work = o.node_sharing == "on";
+  m.input_chunks = o.input_chunks;
+  return m;
+}
 
-  o.payload_width = parse_bytes(o.payload_bytes, "--payload-bytes");
-  if (o.payload_width > 4096) throw UsageError("--payload-bytes must be at most 4096");
-  if (o.payload_width > 0 && o.from_files()) {
-    throw UsageError("--payload-bytes gives generated tuples payloads; with --input-r/--input-s the tuples have none");
+CycloJoinConfig cyclo_config(const JoinOptions& o) {
+  CycloJoinConfig y;
+  set_basics(o, y);
+  y.presort = o.presort == "on";
+  if (o.algorithm == "cyclo" && !o.chunk_size.empty()) y.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
+  return y;
+}
+
+BroadcastJoinConfig broadcast_config(const JoinOptions& o) {
+  BroadcastJoinConfig b;
+  set_basics(o, b);
+  b.transport = parse_broadcast_transport(o.transport);
+  if (o.algorithm == "broadcast" && !o.chunk_size.empty()) b.chunk_bytes = parse_bytes(o.chunk_size, "--chunk-size");
+  b.depth = o.depth;
+  if (o.udp_port > 65535) throw UsageError("--udp-port must be at most 65535");
+  b.udp.port = static_cast<std::uint16_t>(o.udp_port);
+  b.udp.address = o.udp_broadcast;
+  b.udp.phase_packets = o.udp_phase;
+  b.udp.loss = o.udp_loss;
+  b.udp.duplicates = o.udp_duplicates;
+  b.udp.quiet_ms = o.udp_quiet_ms;
+  b.udp.seed = o.seed;
+  return b;
+}
+
+// The progress guard, and its testing aid unless an error is to be thrown in a phase.
+ProgressGuardConfig guard_config(const JoinOptions& o) {
+  if (!o.fail_phase.empty() && o.fail_rank < 0) throw UsageError("--fail-phase needs --fail-rank: the rank that fails in it");
+  ProgressGuardConfig guard;
+  guard.timeout_seconds = o.progress_timeout;
+  guard.operation = "join";
+  if (o.fail_rank >= 0 && o.fail_phase.empty()) {
+    guard.failure = {o.fail_rank, parse_failure_mode(o.fail_how, "--fail-how"), "", o.fail_after};
+  } else {
+    guard.failure.rank = o.fail_rank;  // checked as a rank of the job all the same
+    guard.failure.after_seconds = o.fail_after;
   }
-  if (o.payload_width > 0) c.keep_pairs = m.keep_pairs = true;  // the pairs fetch their payloads
-  if (!(o.progress_timeout > 0 && o.progress_timeout <= 1e6)) {
-    throw UsageError("--progress-timeout must be more than 0 and at most 1000000 s");
-  }
-  if (o.fail_rank < -1) throw UsageError("--fail-rank must be a rank (0 or more), or -1 for none");
-  if (!(o.fail_after >= 0 && o.fail_after <= 1e6)) throw UsageError("--fail-after must be 0 to 1000000 s");
-  resolve_ring_and_broadcast(o);
-  resolve_fault(o, ranks);
-  // The guard's own failures unless an error is to be thrown in a phase.
-  const bool guard_fails = o.fail_rank >= 0 && o.fail_phase.empty();
-  o.guard.timeout_seconds = o.progress_timeout;
-  o.guard.operation = "join";
-  o.guard.fail_rank = guard_fails ? o.fail_rank : -1;
-  o.guard.fail_after_seconds = o.fail_after;
-  o.guard.fail_how = guard_fails ? parse_injected_failure(o.fail_how, "--fail-how") : InjectedFailure::none;
-  validate(o.radix);
-  validate(o.sort_merge);
-  validate(o.cyclo);
-  validate(o.broadcast);
+  return guard;
+}
+
+}  // namespace
+
+JoinRequest to_request(const JoinOptions& o) {
+  JoinRequest request;
+  request.inputs = inputs_of(o);
+  refuse_ignored_input_options(o);
+  refuse_options_of_other_algorithms(o);
+  request.configs = {parse_join_algorithm(o.algorithm), radix_config(o), sort_merge_config(o), cyclo_config(o),
+                     broadcast_config(o)};
+  request.repeat = o.repeat;
+  request.verify = o.verify;
+  request.payload_width = parse_bytes(o.payload_bytes, "--payload-bytes");
+  request.output = o.output;
+  request.report_file = o.json;
+  request.calibration = o.calibration;
+  request.guard = guard_config(o);
+  return request;
 }
 
 }  // namespace hpcdb

@@ -7,11 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "hpcdb/data/relation_file.hpp"
-#include "hpcdb/data/workload_generator.hpp"
-#include "hpcdb/join/join_config.hpp"
-#include "hpcdb/join/join_plan.hpp"
-#include "hpcdb/net/progress_guard.hpp"
+#include "hpcdb/api/join.hpp"
 
 namespace hpcdb {
 
@@ -75,27 +71,15 @@ struct JoinOptions {
   // Options given on the command line that only some algorithms (or modes) take.
   std::vector<std::string> scoped_options_given;
 
-  // Interpreted values, filled by resolve().
-  WorkloadSpec workload;
-  RadixJoinConfig radix;
-  SortMergeJoinConfig sort_merge;
-  CsvHeader csv_header = CsvHeader::automatic;
-  CycloJoinConfig cyclo;
-  BroadcastJoinConfig broadcast;
-  std::size_t payload_width = 0;
-  ProgressGuardConfig guard;
-  // The chosen algorithm and every operator's options, as the join layer takes them.
-  JoinConfigs configs() const { return {parse_join_algorithm(algorithm), radix, sort_merge, cyclo, broadcast}; }
-  bool is_radix() const { return algorithm == "radix"; }
-  bool is_sort_merge() const { return algorithm == "sort-merge"; }
   bool from_files() const { return !input_r.empty(); }
 };
 
 // Declares the options on the `join` subcommand.
 void add_join_options(CLI::App& join, JoinOptions& options);
 
-// Turns text into values and checks every option (each operator's through
-// its validate()) for a job of `ranks` ranks; throws UsageError.
-void resolve(JoinOptions& options, int ranks);
+// Turns text into the library's request (api/join.hpp), refusing options
+// that the data or the algorithm at hand would ignore; throws UsageError.
+// The request itself is checked where it runs (validate(JoinRequest)).
+JoinRequest to_request(const JoinOptions& options);
 
 }  // namespace hpcdb

@@ -9,32 +9,10 @@
 #include "hpcdb/core/bits.hpp"
 #include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_plan.hpp"
+#include "hpcdb/model/join_prediction.hpp"
 #include "hpcdb/net/agreement.hpp"
 
 namespace hpcdb {
-
-ModelPrediction predict_join(const std::string& algorithm, const Calibration& c, double inner, double outer,
-                             const JoinShape& shape) {
-  ModelSetting s;
-  s.inner_tuples = inner;
-  s.outer_tuples = outer;
-  s.machines = shape.machines;
-  s.threads_per_machine = shape.ranks * shape.threads / shape.machines;
-  s.bandwidth_bytes = shape.bandwidth_bytes;
-  s.tuple_bytes = shape.tuple_bytes;
-  s.network_shares_cores = shape.network_shares_cores;
-  s.window_seconds = c.window_setup;
-  s.staged_exchange = shape.radix_staged;
-  if (algorithm == "cyclo" || algorithm == "broadcast") {
-    StreamJoinRates rates{c.scan, c.sort_run, c.merge, c.match > 0 ? c.match : c.scan, c.run_length, shape.presort,
-                          shape.chunk_bytes / s.tuple_bytes, c.lookup};
-    return algorithm == "cyclo" ? predict_cyclo_join(s, rates) : predict_broadcast_join(s, rates);
-  }
-  if (algorithm == "radix") return predict_radix_join(s, c.radix_rates(shape.radix_passes));
-  SortMergeRates rates = c.sort_merge_rates(shape.fan_in);
-  rates.subranges = shape.subranges / shape.threads;  // the rank's sub-ranges are merged by all its threads
-  return predict_sort_merge_join(s, rates);
-}
 
 void add_model_options(CLI::App& model, ModelOptions& o) {
   model.add_option("--algorithm", o.algorithm, "Join algorithm")
@@ -113,17 +91,11 @@ int run_model_command(const Cluster& cluster, const ModelOptions& o) {
   if (cluster.rank() != 0) return 0;
   const double bandwidth = o.bandwidth_gbit > 0 ? o.bandwidth_gbit * 1e9 / 8 : c.put_bandwidth;
   const bool shared_cores = o.shared_cores || c.network_shares_cores;
-  JoinShape shape{static_cast<double>(o.ranks), static_cast<double>(o.threads), static_cast<double>(o.machines),
-                  bandwidth, static_cast<double>(o.merge_fan_in), 1, shared_cores};
-  shape.tuple_bytes = tuple_bytes_of(plan);
-  unsigned subranges = 1;
-  if (const auto* radix = std::get_if<RadixPlan>(&plan)) {
-    shape.radix_passes = radix->bits.local > 0 ? 2 : 1;
-    shape.radix_staged = radix->config.scheduled;
-  }
-  if (const auto* sort_merge = std::get_if<SortMergePlan>(&plan)) subranges = sort_merge->subranges;
-  shape.subranges = subranges;
-  const ModelPrediction p = predict_join(o.algorithm, c, inner, outer, shape);
+  JoinShape shape = join_shape_of(plan, configs, o.ranks, o.machines);
+  shape.bandwidth_bytes = bandwidth;
+  shape.network_shares_cores = shared_cores;
+  const auto subranges = static_cast<unsigned>(shape.subranges);
+  const ModelPrediction p = predict_join(c, inner, outer, shape);
   fmt::print("hpcdb model: {} join, |R| = {}, |S| = {}, {} machine{}, {} worker thread{} per machine\n", o.algorithm,
              inner, outer, o.machines, o.machines == 1 ? "" : "s", o.ranks * o.threads / static_cast<double>(o.machines),
              o.ranks * o.threads == o.machines ? "" : "s");

@@ -5,7 +5,6 @@
 
 #include <string>
 
-#include "hpcdb/model/calibration.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
@@ -27,27 +26,5 @@ struct ModelOptions {
 
 void add_model_options(CLI::App& model, ModelOptions& options);
 int run_model_command(const Cluster& cluster, const ModelOptions& options);
-
-// The cluster shape a join runs on, as the model sees it.
-struct JoinShape {
-  double ranks = 1;
-  double threads = 1;           // worker threads per rank
-  double machines = 1;
-  double bandwidth_bytes = 0;   // per machine
-  double fan_in = 16;           // sort-merge
-  double subranges = 1;         // sort-merge: key sub-ranges per rank
-  bool network_shares_cores = false;
-  bool presort = true;        // cyclo
-  double chunk_bytes = 1 << 20;  // broadcast
-  // From the join's plan: bytes per tuple on the wire and in the windows,
-  // and the radix join's partitioning passes (one network pass, plus a local one).
-  double tuple_bytes = 8;
-  unsigned radix_passes = 1;
-  bool radix_staged = false;  // a scheduled exchange after a local pass
-};
-
-// The model's prediction for a join run with these sizes on this shape.
-ModelPrediction predict_join(const std::string& algorithm, const Calibration& calibration, double inner, double outer,
-                             const JoinShape& shape);
 
 }  // namespace hpcdb

@@ -1,27 +1,16 @@
 #include "hpcdb/apps/hpcdb/shuffle/shuffle_command.hpp"
 
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <iostream>
-#include <memory>
 
 #include "hpcdb/model/calibration.hpp"
 #include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/apps/hpcdb/shuffle/shuffle_report.hpp"
 #include "hpcdb/core/error.hpp"
-#include "hpcdb/core/memory.hpp"
-#include "hpcdb/core/output_path.hpp"
+#include "hpcdb/core/named_values.hpp"
 #include "hpcdb/core/standard_output.hpp"
-#include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/units.hpp"
-#include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/net/agreement.hpp"
-#include "hpcdb/net/progress_guard.hpp"
-#include "hpcdb/net/collectives.hpp"
-#include "hpcdb/shuffle/digest_consumer.hpp"
-#include "hpcdb/shuffle/shuffle.hpp"
-#include "hpcdb/shuffle/shuffle_reference.hpp"
 
 namespace hpcdb {
 
@@ -81,16 +70,35 @@ void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& o) {
   add_message_layer_options(shuffle, o.layer);
 }
 
-ShufflePlan resolve(const ShuffleOptions& o) {
-  ShufflePlan plan;
-  plan.workload.rows = parse_count(o.tuples, "--tuples");
-  plan.workload.row_bytes = o.width;
-  plan.workload.keys = value_named(o.distribution, kKeyDistributionNames, "--distribution");
-  plan.workload.zipf_theta = o.theta;
-  plan.workload.key_domain = parse_count(o.keys, "--keys");
-  plan.workload.seed = o.seed;
-  validate(plan.workload);
-  if (o.repeat < 1) throw UsageError("--repeat must be at least 1");
+namespace {
+
+// The designs --transport names: a list, or "all".
+std::vector<ShuffleDesign> designs_named(const std::string& text) {
+  if (text == "all") return available_shuffle_designs();
+  std::vector<ShuffleDesign> designs;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const ShuffleDesign d = value_named(text.substr(at, comma - at), kShuffleDesignNames, "--transport");
+    if (std::find(designs.begin(), designs.end(), d) != designs.end()) {
+      throw UsageError("--transport names " + to_string(d) + " twice");
+    }
+    designs.push_back(d);
+    at = comma + 1;
+  }
+  return designs;
+}
+
+}  // namespace
+
+ShuffleRequest to_request(const ShuffleOptions& o) {
+  ShuffleRequest request;
+  request.workload.rows = parse_count(o.tuples, "--tuples");
+  request.workload.row_bytes = o.width;
+  request.workload.keys = value_named(o.distribution, kKeyDistributionNames, "--distribution");
+  request.workload.zipf_theta = o.theta;
+  request.workload.key_domain = parse_count(o.keys, "--keys");
+  request.workload.seed = o.seed;
   if (o.direct_writes != "on" && o.direct_writes != "off") {
     throw UsageError("--direct-writes must be on or off, not '" + o.direct_writes + "'");
   }
@@ -101,21 +109,7 @@ ShufflePlan resolve(const ShuffleOptions& o) {
   base.threads = o.threads;
   base.direct_writes = o.direct_writes == "on";
   base.row_writes = value_named(o.row_writes, kRowWritesNames, "--row-writes");
-  std::vector<ShuffleDesign> designs;
-  if (o.transport == "all") {
-    designs = available_shuffle_designs();
-  } else {
-    std::size_t at = 0;
-    while (at <= o.transport.size()) {
-      const std::size_t comma = std::min(o.transport.find(',', at), o.transport.size());
-      const ShuffleDesign d = value_named(o.transport.substr(at, comma - at), kShuffleDesignNames, "--transport");
-      if (std::find(designs.begin(), designs.end(), d) != designs.end()) {
-        throw UsageError("--transport names " + to_string(d) + " twice");
-      }
-      designs.push_back(d);
-      at = comma + 1;
-    }
-  }
+  const std::vector<ShuffleDesign> designs = designs_named(o.transport);
   if (std::find(designs.begin(), designs.end(), ShuffleDesign::message_layer) != designs.end()) {
     MessageLayerOptions layer = o.layer;
     // A calibration made on one rank measured no threshold: the default serves.
@@ -127,188 +121,38 @@ ShufflePlan resolve(const ShuffleOptions& o) {
   for (ShuffleDesign d : designs) {
     ShuffleConfig c = base;
     c.design = d;
-    validate(c);
-    plan.designs.push_back(c);
+    request.designs.push_back(c);
   }
-  plan.repeat = o.repeat;
-  plan.verify = o.verify;
-  if (!o.layer.calibration.empty()) {
-    const Calibration c = read_calibration(o.layer.calibration);
-    if (!c.has_shuffle_rates()) {
-      throw UsageError("calibration file '" + o.layer.calibration +
-                       "' has no shuffle rates (an older 'hpcdb calibrate' wrote it): calibrate again");
-    }
-    plan.model_rates = c.shuffle_rates();
-    plan.calibration = o.layer.calibration;
-  }
-  return plan;
+  request.repeat = o.repeat;
+  request.verify = o.verify;
+  request.calibration = o.layer.calibration;
+  request.progress_timeout = o.progress_timeout;
+  request.report_file = o.json;
+  return request;
 }
-
-namespace {
-
-// Refuses, before anything is allocated, a job that cannot fit in this node's memory.
-void check_memory(const Cluster& cluster, const ShufflePlan& plan) {
-  const RowRange mine = rank_rows(plan.workload.rows, 0, cluster.size());
-  const std::uint64_t input = mine.count * plan.workload.row_bytes;
-  std::uint64_t per_rank = input;
-  std::uint64_t shared = 0;
-  for (const ShuffleConfig& c : plan.designs) {
-    const std::uint64_t streams = static_cast<std::uint64_t>(cluster.size()) * c.threads;
-    if (c.design == ShuffleDesign::mpi_alltoallv) {
-      per_rank += input + input * 5 / 4;
-    } else {
-      per_rank += 2 * streams * c.buffers * c.buffer_bytes;
-    }
-    if (c.design == ShuffleDesign::mpi_one_sided) shared += streams * c.buffers * c.buffer_bytes;
-    if (c.design == ShuffleDesign::message_layer) per_rank += c.layer.window_bytes(cluster.size());
-  }
-  const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
-  if (const std::optional<std::string> shortfall = memory_shortfall(per_node)) {
-    throw UsageError(fmt::format(
-        "this shuffle ({} rank{} x {}: rows and buffers) {}; use smaller --tuples, --buffer-size or --buffers, "
-        "or spread the job over more nodes",
-        cluster.node_size(), cluster.node_size() == 1 ? "" : "s", format_bytes(static_cast<double>(per_rank)),
-        *shortfall));
-  }
-  if (const auto shortfall = shared_memory_shortfall(shared * static_cast<std::uint64_t>(cluster.node_size()))) {
-    throw UsageError("the receive rings of mpi-one-sided " + *shortfall + ", or use smaller --buffer-size or --buffers");
-  }
-}
-
-AlignedArray<std::uint64_t> generate_input(const Cluster& cluster, const RowWorkloadSpec& spec, unsigned threads) {
-  const RowRange range = rank_rows(spec.rows, cluster.rank(), cluster.size());
-  const std::size_t words = spec.row_bytes / 8;
-  AlignedArray<std::uint64_t> rows(std::max<std::uint64_t>(range.count * words, 1), Prefault::no);
-  run_on_threads(threads, [&](unsigned t) {
-    const std::uint64_t begin = split_point(range.count, threads, t);
-    const std::uint64_t end = split_point(range.count, threads, t + 1);
-    generate_rows(spec, range.first + begin, end - begin, rows.data() + begin * words);
-  });
-  return rows;
-}
-
-// Every rank's figures at rank 0 (others get an empty vector).
-std::vector<ShuffleRankStats> gather_stats(const Cluster& cluster, const ShuffleRankStats& mine) {
-  std::vector<double> packed = {mine.seconds,
-                                static_cast<double>(mine.rows_in),
-                                static_cast<double>(mine.rows_received),
-                                static_cast<double>(mine.bytes_sent),
-                                static_cast<double>(mine.bytes_sent_off_node),
-                                static_cast<double>(mine.bytes_received),
-                                static_cast<double>(mine.messages_sent),
-                                mine.credit_wait_seconds,
-                                mine.drain_seconds};
-  for (const auto& [name, seconds] : mine.phases) packed.push_back(seconds);
-  const std::size_t n = packed.size();
-  std::vector<double> all(cluster.rank() == 0 ? n * static_cast<std::size_t>(cluster.size()) : 0);
-  MPI_Gather(packed.data(), static_cast<int>(n), MPI_DOUBLE, all.data(), static_cast<int>(n), MPI_DOUBLE, 0,
-             cluster.world());
-  std::vector<ShuffleRankStats> result;
-  if (cluster.rank() != 0) return result;
-  for (int r = 0; r < cluster.size(); ++r) {
-    const double* v = all.data() + static_cast<std::size_t>(r) * n;
-    ShuffleRankStats s;
-    s.seconds = v[0];
-    s.rows_in = static_cast<std::uint64_t>(v[1]);
-    s.rows_received = static_cast<std::uint64_t>(v[2]);
-    s.bytes_sent = static_cast<std::uint64_t>(v[3]);
-    s.bytes_sent_off_node = static_cast<std::uint64_t>(v[4]);
-    s.bytes_received = static_cast<std::uint64_t>(v[5]);
-    s.messages_sent = static_cast<std::uint64_t>(v[6]);
-    s.credit_wait_seconds = v[7];
-    s.drain_seconds = v[8];
-    for (std::size_t p = 0; p < mine.phases.size(); ++p) s.phases.emplace_back(mine.phases[p].first, v[9 + p]);
-    result.push_back(std::move(s));
-  }
-  return result;
-}
-
-std::vector<ShuffleResources> gather_resources(const Cluster& cluster, const ShuffleResources& mine) {
-  const std::uint64_t packed[2] = {mine.registered_bytes, mine.endpoints};
-  std::vector<std::uint64_t> all(cluster.rank() == 0 ? 2 * static_cast<std::size_t>(cluster.size()) : 0);
-  MPI_Gather(packed, 2, MPI_UINT64_T, all.data(), 2, MPI_UINT64_T, 0, cluster.world());
-  std::vector<ShuffleResources> result;
-  for (std::size_t r = 0; r + 1 < all.size(); r += 2) result.push_back({all[r], all[r + 1]});
-  return result;
-}
-
-// The first rank's complaint, at rank 0 (empty when every rank's check passed).
-std::string gather_failure(const Cluster& cluster, const std::string& mine) {
-  const int failed_rank = allreduce(mine.empty() ? cluster.size() : cluster.rank(), MPI_MIN, cluster.world());
-  if (failed_rank == cluster.size()) return {};
-  int length = static_cast<int>(mine.size());
-  MPI_Bcast(&length, 1, MPI_INT, failed_rank, cluster.world());
-  std::string text(static_cast<std::size_t>(length), ' ');
-  if (cluster.rank() == failed_rank) text = mine;
-  MPI_Bcast(text.data(), length, MPI_CHAR, failed_rank, cluster.world());
-  return text;
-}
-
-}  // namespace
 
 int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options) {
   const bool leader = cluster.rank() == 0;
-  ShufflePlan plan;
-  const ShuffleJobShape shape{cluster.size(), cluster.node_count()};
-  run_collectively(cluster.world(), [&] {
-    plan = resolve(options);
-    if (!(options.progress_timeout > 0 && options.progress_timeout <= 1e6)) {
-      throw UsageError("--progress-timeout must be more than 0 and at most 1000000 s");
-    }
-    for (const ShuffleConfig& c : plan.designs) predict(plan, c, shape, 0);  // a calibration that cannot serve says so now
-    check_memory(cluster, plan);
-    if (leader) check_output_path(options.json, "JSON file");
-  });
+  ShuffleRequest request;
+  run_collectively(cluster.world(), [&] { request = to_request(options); });
   std::ostream& text = options.json == "-" ? std::cerr : std::cout;
-  // From here on no rank waits forever for a peer that stopped or hangs.
-  ProgressGuardConfig watched;
-  watched.timeout_seconds = options.progress_timeout;
-  watched.operation = "shuffle";
-  const ProgressGuard guard(cluster, watched);
-
-  const AlignedArray<std::uint64_t> rows = generate_input(cluster, plan.workload, plan.designs.front().threads);
-  const RowSpan input{reinterpret_cast<const std::byte*>(rows.data()),
-                      rank_rows(plan.workload.rows, cluster.rank(), cluster.size()).count};
-  std::vector<RowDigest> expected;
-  if (plan.verify) expected = expected_digests(cluster, input, plan.workload.row_bytes);
-
-  std::vector<std::unique_ptr<Shuffle>> shuffles;
-  std::vector<ShuffleDesignRecord> designs;
-  for (const ShuffleConfig& config : plan.designs) {
-    Stopwatch setup;
-    run_collectively(cluster.world(), [&] { shuffles.push_back(make_shuffle(cluster, config, plan.workload.rows)); });
-    ShuffleDesignRecord record{config, allreduce(setup.seconds(), MPI_MAX, cluster.world()),
-                               gather_resources(cluster, shuffles.back()->resources())};
-    designs.push_back(std::move(record));
-  }
-  if (leader) print_shuffle_header(text, plan, shape);
-
-  DigestConsumer consumer(cluster.size(), plan.designs.front().threads, plan.workload.row_bytes);
-  std::vector<ShuffleRunRecord> runs;
-  bool all_verified = true;
-  for (unsigned k = 1; k <= plan.repeat; ++k) {
-    for (const std::unique_ptr<Shuffle>& shuffle : shuffles) {
-      consumer.reset();
-      report_phase_start(to_string(shuffle->design()));
-      const ShuffleRunStats stats = shuffle->run(input, consumer);
-      ShuffleRunRecord record{shuffle->design(), k, stats.seconds, gather_stats(cluster, stats.rank), plan.verify, {}};
-      if (plan.verify) {
-        record.failure = gather_failure(cluster, compare_with_expected(consumer, expected, cluster.rank()));
-        all_verified = all_verified && record.failure.empty();
-      }
-      if (leader) print_shuffle_run(text, plan, record);
-      // Shown as it happens; a full disk or a closed pipe ends the command here.
-      run_collectively(cluster.world(), [&] {
-        if (leader) flush_standard_output();
-      });
-      runs.push_back(std::move(record));
-    }
-  }
-  if (leader) print_shuffle_summary(text, plan, shape, designs, runs);
+  ShuffleObserver observer;
+  observer.designs_ready = [&](const ShuffleOutcome& outcome) {
+    if (leader) print_shuffle_header(text, request, outcome.shape);
+  };
+  observer.exchange_done = [&](const ShuffleOutcome& outcome) {
+    if (leader) print_shuffle_run(text, request, outcome.runs.back());
+    // Shown as it happens; a full disk or a closed pipe ends the command here.
+    run_collectively(cluster.world(), [&] {
+      if (leader) flush_standard_output();
+    });
+  };
+  const ShuffleOutcome outcome = run_shuffle(cluster, request, observer);
+  if (leader) print_shuffle_summary(text, request, outcome);
   run_collectively(cluster.world(), [&] {
-    if (leader && !options.json.empty()) write_json(options.json, shuffle_report_json(plan, shape, designs, runs));
+    if (leader && !options.json.empty()) write_json(options.json, shuffle_report_json(request, outcome));
   });
-  if (!all_verified) {
+  if (!outcome.all_verified()) {
     if (leader) std::cerr << "hpcdb: error: a shuffle delivered other rows than its sources sent (see above)\n";
     return 3;
   }

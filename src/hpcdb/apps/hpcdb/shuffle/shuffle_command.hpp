@@ -7,15 +7,11 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
-#include <optional>
 #include <string>
-#include <vector>
 
+#include "hpcdb/api/shuffle.hpp"
 #include "hpcdb/apps/hpcdb/message_layer_options.hpp"
-#include "hpcdb/data/row_workload.hpp"
-#include "hpcdb/model/shuffle_model.hpp"
 #include "hpcdb/net/cluster.hpp"
-#include "hpcdb/shuffle/shuffle_config.hpp"
 
 namespace hpcdb {
 
@@ -49,18 +45,9 @@ struct ShuffleOptions {
   MessageLayerOptions layer = layer_driven_by_workers();
 };
 
-// The options turned into what the command runs.
-struct ShufflePlan {
-  RowWorkloadSpec workload;
-  std::vector<ShuffleConfig> designs;  // in the order they run within a repetition
-  unsigned repeat = 1;
-  bool verify = false;
-  std::optional<ShuffleRates> model_rates;  // from --calibration: the model runs next to the measurements
-  std::string calibration;                  // its file
-};
-
 void add_shuffle_options(CLI::App& shuffle, ShuffleOptions& options);
-ShufflePlan resolve(const ShuffleOptions& options);  // throws UsageError
+// The options turned into the library's request (api/shuffle.hpp); throws UsageError.
+ShuffleRequest to_request(const ShuffleOptions& options);
 int run_shuffle_command(const Cluster& cluster, const ShuffleOptions& options);
 
 }  // namespace hpcdb

@@ -46,7 +46,7 @@ Spread3 message_rate(const ShuffleRunRecord& run) {
   return over_ranks(run, [&](const ShuffleRankStats& r) { return per_second(static_cast<double>(r.messages_sent), run.seconds); });
 }
 
-double rows_per_second(const ShufflePlan& plan, const ShuffleRunRecord& run) {
+double rows_per_second(const ShuffleRequest& plan, const ShuffleRunRecord& run) {
   return per_second(static_cast<double>(plan.workload.rows), run.seconds);
 }
 
@@ -95,15 +95,15 @@ std::uint64_t max_endpoints(const ShuffleDesignRecord& d) {
 }
 
 // The share of all rows the busiest rank received.
-double busiest_share(const ShufflePlan& plan, const ShuffleRunRecord& run) {
+double busiest_share(const ShuffleRequest& plan, const ShuffleRunRecord& run) {
   std::uint64_t most = 0;
   for (const ShuffleRankStats& r : run.ranks) most = std::max(most, r.rows_received);
   return plan.workload.rows > 0 ? static_cast<double>(most) / static_cast<double>(plan.workload.rows) : 0.0;
 }
 
-std::optional<ModelPrediction> model_of(const ShufflePlan& plan, const ShuffleJobShape& shape, const ShuffleDesignRecord& d,
-                                        const ShuffleRunRecord& run) {
-  return predict(plan, d.config, shape, busiest_share(plan, run));
+std::optional<ModelPrediction> model_of(const ShuffleRequest& plan, const ShuffleOutcome& outcome,
+                                        const ShuffleDesignRecord& d, const ShuffleRunRecord& run) {
+  return predict(outcome.model_rates, plan.workload, d.config, outcome.shape, busiest_share(plan, run));
 }
 
 std::string model_text(const ModelPrediction& m) {
@@ -144,7 +144,7 @@ std::vector<std::pair<std::string, double>> phase_maxima(const ShuffleRunRecord&
 
 }  // namespace
 
-void print_shuffle_header(std::ostream& out, const ShufflePlan& plan, const ShuffleJobShape& shape) {
+void print_shuffle_header(std::ostream& out, const ShuffleRequest& plan, const ShuffleJobShape& shape) {
   const ShuffleConfig& c = plan.designs.front();
   const RowWorkloadSpec& w = plan.workload;
   fmt::print(out, "shuffle: {} rows of {} B ({}) with {}, {} rank{} on {} node{}, {} thread{} per rank\n",
@@ -159,15 +159,16 @@ void print_shuffle_header(std::ostream& out, const ShufflePlan& plan, const Shuf
              "sent MB/s/rank", "msgs/s/rank", "check");
 }
 
-void print_shuffle_run(std::ostream& out, const ShufflePlan& plan, const ShuffleRunRecord& run) {
+void print_shuffle_run(std::ostream& out, const ShuffleRequest& plan, const ShuffleRunRecord& run) {
   fmt::print(out, "{:>4}  {:<14} {:>9.4f} {:>10.2f} {:>16} {:>14.1f}  {}\n", run.repetition, to_string(run.design),
              run.seconds, rows_per_second(plan, run) / 1e6, megabytes(send_rate(run).mean), message_rate(run).mean,
              check_text(run));
   if (!run.failure.empty()) fmt::print(out, "      check failed: {}\n", run.failure);
 }
 
-void print_shuffle_summary(std::ostream& out, const ShufflePlan& plan, const ShuffleJobShape& shape,
-                           const std::vector<ShuffleDesignRecord>& designs, const std::vector<ShuffleRunRecord>& runs) {
+void print_shuffle_summary(std::ostream& out, const ShuffleRequest& plan, const ShuffleOutcome& outcome) {
+  const std::vector<ShuffleDesignRecord>& designs = outcome.designs;
+  const std::vector<ShuffleRunRecord>& runs = outcome.runs;
   const bool off_node = std::any_of(runs.begin(), runs.end(), [](const ShuffleRunRecord& r) {
     return std::any_of(r.ranks.begin(), r.ranks.end(), [](const ShuffleRankStats& s) { return s.bytes_sent_off_node > 0; });
   });
@@ -200,26 +201,28 @@ void print_shuffle_summary(std::ostream& out, const ShufflePlan& plan, const Shu
     for (const auto& [name, seconds] : phase_maxima(*run)) line += fmt::format("{}{} {:.4f}", line.empty() ? "" : ", ", name, seconds);
     fmt::print(out, "  {:<14} {}\n", to_string(d.config.design), line);
   }
-  if (!plan.model_rates) return;
+  if (!outcome.model_rates) return;
   fmt::print(out, "model ({}; per rank, the busiest receiver; seconds) and the median run:\n", plan.calibration);
   for (const ShuffleDesignRecord& d : designs) {
     const ShuffleRunRecord* run = median_run(runs, d.config.design);
     if (run == nullptr) continue;
-    const ModelPrediction m = *model_of(plan, shape, d, *run);
+    const ModelPrediction m = *model_of(plan, outcome, d, *run);
     fmt::print(out, "  {:<14} {}; measured {:.4f} s = {:.2f}x the model\n", to_string(d.config.design), model_text(m),
                run->seconds, m.seconds > 0 ? run->seconds / m.seconds : 0.0);
   }
 }
 
-nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const ShuffleJobShape& shape,
-                                           const std::vector<ShuffleDesignRecord>& designs,
-                                           const std::vector<ShuffleRunRecord>& runs) {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json workload_json(const ShuffleRequest& plan, const ShuffleOutcome& outcome) {
   const ShuffleConfig& c = plan.designs.front();
   const RowWorkloadSpec& w = plan.workload;
-  nlohmann::ordered_json doc;
+  Json doc;
   doc["command"] = "shuffle";
-  doc["ranks"] = shape.ranks;
-  doc["nodes"] = shape.nodes;
+  doc["ranks"] = outcome.shape.ranks;
+  doc["nodes"] = outcome.shape.nodes;
   doc["threads_per_rank"] = c.threads;
   doc["rows"] = w.rows;
   doc["row_bytes"] = w.row_bytes;
@@ -236,12 +239,15 @@ nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const Shuffl
   doc["row_writes"] = name_of(c.row_writes, kRowWritesNames);
   doc["repeat"] = plan.repeat;
   doc["verify"] = plan.verify;
-  if (plan.model_rates) doc["calibration"] = plan.calibration;
+  if (outcome.model_rates) doc["calibration"] = plan.calibration;
+  return doc;
+}
 
-  nlohmann::ordered_json design_list = nlohmann::ordered_json::array();
+Json designs_json(const std::vector<ShuffleDesignRecord>& designs) {
+  Json design_list = Json::array();
   for (const ShuffleDesignRecord& d : designs) {
-    nlohmann::ordered_json registered = nlohmann::ordered_json::array();
-    nlohmann::ordered_json endpoints = nlohmann::ordered_json::array();
+    Json registered = Json::array();
+    Json endpoints = Json::array();
     for (const ShuffleResources& r : d.ranks) {
       registered.push_back(r.registered_bytes);
       endpoints.push_back(r.endpoints);
@@ -258,68 +264,83 @@ nlohmann::ordered_json shuffle_report_json(const ShufflePlan& plan, const Shuffl
                                              {"copies_on_node", copies_on_node(d.config)}};
     }
   }
-  doc["designs"] = design_list;
+  return design_list;
+}
 
-  nlohmann::ordered_json run_list = nlohmann::ordered_json::array();
-  for (const ShuffleRunRecord& run : runs) {
-    nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
-    for (const ShuffleRankStats& r : run.ranks) {
-      ranks.push_back({{"seconds", r.seconds},
-                       {"rows_in", r.rows_in},
-                       {"rows_received", r.rows_received},
-                       {"bytes_sent", r.bytes_sent},
-                       {"bytes_sent_off_node", r.bytes_sent_off_node},
-                       {"bytes_received", r.bytes_received},
-                       {"messages_sent", r.messages_sent},
-                       {"bytes_sent_per_second", per_second(static_cast<double>(r.bytes_sent), run.seconds)},
-                       {"messages_per_second", per_second(static_cast<double>(r.messages_sent), run.seconds)},
-                       {"credit_wait_seconds", r.credit_wait_seconds},
-                       {"drain_seconds", r.drain_seconds}});
-    }
-    nlohmann::ordered_json phases = nlohmann::ordered_json::object();
-    for (const auto& [name, seconds] : phase_maxima(run)) {
-      double sum = 0;
-      for (const ShuffleRankStats& r : run.ranks)
-        for (const auto& [n, s] : r.phases)
-          if (n == name) sum += s;
-      phases[name] = {{"max", seconds}, {"mean", run.ranks.empty() ? 0.0 : sum / static_cast<double>(run.ranks.size())}};
-    }
-    nlohmann::ordered_json entry = {{"design", to_string(run.design)},
-                                    {"repetition", run.repetition},
-                                    {"seconds", run.seconds},
-                                    {"rows_per_second", rows_per_second(plan, run)},
-                                    {"verified", run.checked ? nlohmann::ordered_json(run.failure.empty()) : nlohmann::ordered_json()},
-                                    {"phases", phases},
-                                    {"ranks", ranks}};
-    if (!run.failure.empty()) entry["failure"] = run.failure;
-    run_list.push_back(entry);
+Json rank_json(const ShuffleRankStats& r, double run_seconds) {
+  return {{"seconds", r.seconds},
+          {"rows_in", r.rows_in},
+          {"rows_received", r.rows_received},
+          {"bytes_sent", r.bytes_sent},
+          {"bytes_sent_off_node", r.bytes_sent_off_node},
+          {"bytes_received", r.bytes_received},
+          {"messages_sent", r.messages_sent},
+          {"bytes_sent_per_second", per_second(static_cast<double>(r.bytes_sent), run_seconds)},
+          {"messages_per_second", per_second(static_cast<double>(r.messages_sent), run_seconds)},
+          {"credit_wait_seconds", r.credit_wait_seconds},
+          {"drain_seconds", r.drain_seconds}};
+}
+
+Json run_json(const ShuffleRequest& plan, const ShuffleRunRecord& run) {
+  Json ranks = Json::array();
+  for (const ShuffleRankStats& r : run.ranks) ranks.push_back(rank_json(r, run.seconds));
+  Json phases = Json::object();
+  for (const auto& [name, seconds] : phase_maxima(run)) {
+    double sum = 0;
+    for (const ShuffleRankStats& r : run.ranks)
+      for (const auto& [n, s] : r.phases)
+        if (n == name) sum += s;
+    phases[name] = {{"max", seconds}, {"mean", run.ranks.empty() ? 0.0 : sum / static_cast<double>(run.ranks.size())}};
   }
+  Json entry = {{"design", to_string(run.design)},
+                {"repetition", run.repetition},
+                {"seconds", run.seconds},
+                {"rows_per_second", rows_per_second(plan, run)},
+                {"verified", run.checked ? Json(run.failure.empty()) : Json()},
+                {"phases", phases},
+                {"ranks", ranks}};
+  if (!run.failure.empty()) entry["failure"] = run.failure;
+  return entry;
+}
+
+Json design_summary_json(const ShuffleRequest& plan, const ShuffleOutcome& outcome, const ShuffleDesignRecord& d,
+                         const ShuffleRunRecord& run, const ShuffleRunRecord* baseline) {
+  Json j = {{"design", to_string(d.config.design)},
+            {"median_seconds", run.seconds},
+            {"rows_per_second", rows_per_second(plan, run)},
+            {"vs_alltoallv", baseline != nullptr ? Json(baseline->seconds / run.seconds) : Json()},
+            {"bytes_sent_per_second_per_rank", spread_json(send_rate(run))},
+            {"off_node_bytes_sent_per_second_per_rank", spread_json(off_node_rate(run))},
+            {"messages_per_second_per_rank", spread_json(message_rate(run))},
+            {"registered_bytes_per_rank", max_registered(d)},
+            {"endpoints_per_rank", max_endpoints(d)},
+            {"verified", plan.verify ? Json(all_checked_ok(outcome.runs, d.config.design)) : Json()}};
+  if (const auto m = model_of(plan, outcome, d, run)) j["model"] = model_json(*m, run.seconds);
+  return j;
+}
+
+}  // namespace
+
+nlohmann::ordered_json shuffle_report_json(const ShuffleRequest& plan, const ShuffleOutcome& outcome) {
+  Json doc = workload_json(plan, outcome);
+  doc["designs"] = designs_json(outcome.designs);
+  Json run_list = Json::array();
+  for (const ShuffleRunRecord& run : outcome.runs) run_list.push_back(run_json(plan, run));
   doc["runs"] = run_list;
 
-  const ShuffleRunRecord* baseline = median_run(runs, ShuffleDesign::mpi_alltoallv);
-  nlohmann::ordered_json summary = nlohmann::ordered_json::array();
+  const ShuffleRunRecord* baseline = median_run(outcome.runs, ShuffleDesign::mpi_alltoallv);
+  Json summary = Json::array();
   const ShuffleRunRecord* best = nullptr;
-  for (const ShuffleDesignRecord& d : designs) {
-    const ShuffleRunRecord* run = median_run(runs, d.config.design);
+  for (const ShuffleDesignRecord& d : outcome.designs) {
+    const ShuffleRunRecord* run = median_run(outcome.runs, d.config.design);
     if (run == nullptr) continue;
     if (d.config.design != ShuffleDesign::mpi_alltoallv && (best == nullptr || run->seconds < best->seconds)) best = run;
-    summary.push_back(
-        {{"design", to_string(d.config.design)},
-         {"median_seconds", run->seconds},
-         {"rows_per_second", rows_per_second(plan, *run)},
-         {"vs_alltoallv", baseline != nullptr ? nlohmann::ordered_json(baseline->seconds / run->seconds) : nlohmann::ordered_json()},
-         {"bytes_sent_per_second_per_rank", spread_json(send_rate(*run))},
-         {"off_node_bytes_sent_per_second_per_rank", spread_json(off_node_rate(*run))},
-         {"messages_per_second_per_rank", spread_json(message_rate(*run))},
-         {"registered_bytes_per_rank", max_registered(d)},
-         {"endpoints_per_rank", max_endpoints(d)},
-         {"verified", plan.verify ? nlohmann::ordered_json(all_checked_ok(runs, d.config.design)) : nlohmann::ordered_json()}});
-    if (const auto m = model_of(plan, shape, d, *run)) summary.back()["model"] = model_json(*m, run->seconds);
+    summary.push_back(design_summary_json(plan, outcome, d, *run, baseline));
   }
   doc["summary"] = summary;
   if (best != nullptr) {
     doc["best"] = {{"design", to_string(best->design)},
-                   {"vs_alltoallv", baseline != nullptr ? nlohmann::ordered_json(baseline->seconds / best->seconds) : nlohmann::ordered_json()}};
+                   {"vs_alltoallv", baseline != nullptr ? Json(baseline->seconds / best->seconds) : Json()}};
   }
   return doc;
 }

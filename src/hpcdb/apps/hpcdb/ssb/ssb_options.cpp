@@ -136,8 +136,8 @@ void add_ssb_options(CLI::App& c, SsbOptions& o) {
   add_message_layer_options(c, o.layer);
 }
 
-SsbRun resolve(const SsbOptions& o, int ranks) {
-  SsbRun r;
+SsbRequest resolve(const SsbOptions& o, int ranks) {
+  SsbRequest r;
   r.scale = ssb::scale_of(o.scale);
   r.mode = o.deployment.empty() ? (ranks == 1 ? DeploymentMode::local : DeploymentMode::decoupled)
                                 : parse_deployment(o.deployment);
@@ -214,6 +214,13 @@ SsbRun resolve(const SsbOptions& o, int ranks) {
   // until the next scheduler tick; it sleeps in short steps instead.
   constexpr unsigned kPriorityIdleSleepUs = 100;
   if (priorities && o.layer.idle_sleep_us < 0) r.layer.idle_sleep_us = kPriorityIdleSleepUs;
+  r.seed = o.seed;
+  r.late_engine = o.late_engine;
+  r.late_by = o.late_by;
+  // --fail-how hang stops every thread of the rank (SIGSTOP), as a frozen node.
+  r.failure = {o.fail_rank, o.fail_how == "hang" ? FailureMode::stop : FailureMode::kill, "", o.fail_after};
+  r.report_file = o.json;
+  r.answers_file = o.answers;
   return r;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "hpcdb/api/ssb.hpp"
 #include "hpcdb/apps/hpcdb/message_layer_options.hpp"
 #include "hpcdb/data/ssb_scale.hpp"
 #include "hpcdb/query/query_engine.hpp"
@@ -49,20 +50,10 @@ struct SsbOptions {
   MessageLayerOptions layer;
 };
 
-struct SsbRun {
-  ssb::Scale scale;
-  DeploymentMode mode = DeploymentMode::decoupled;
-  int storage_engines = 1;
-  std::string placement;
-  StorageConfig storage;
-  QueryEngineConfig query;
-  ssb::WorkloadConfig workload;
-  MessageLayerConfig layer;
-};
 
 void add_ssb_options(CLI::App& command, SsbOptions& options);
 // UsageError naming the option for anything that cannot work on `ranks` ranks.
-SsbRun resolve(const SsbOptions& options, int ranks);
+SsbRequest resolve(const SsbOptions& options, int ranks);
 bool on_off(const std::string& value, const std::string& option);
 
 }  // namespace hpcdb

@@ -62,7 +62,7 @@ Json scans_by_table(const Json& ranks) {
 
 }  // namespace
 
-Json ssb_document(const SsbOptions& o, const SsbRun& run, const Deployment& d, const SsbGathered& g) {
+Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& d, const SsbGathered& g) {
   Json doc;
   doc["command"] = "ssb";
   Json& c = doc["config"];

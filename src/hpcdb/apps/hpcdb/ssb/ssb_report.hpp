@@ -7,11 +7,11 @@
 #include <nlohmann/json.hpp>
 
 #include "hpcdb/apps/hpcdb/ssb/ssb_options.hpp"
-#include "hpcdb/apps/hpcdb/ssb/ssb_summary.hpp"
+#include "hpcdb/api/ssb_summary.hpp"
 
 namespace hpcdb {
 
-nlohmann::ordered_json ssb_document(const SsbOptions& options, const SsbRun& run, const Deployment& deployment,
+nlohmann::ordered_json ssb_document(const SsbOptions& options, const SsbRequest& run, const Deployment& deployment,
                                     const SsbGathered& gathered);
 void print_ssb_report(const nlohmann::ordered_json& document);
 

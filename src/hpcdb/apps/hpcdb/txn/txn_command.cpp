@@ -5,14 +5,13 @@
 
 #include <iostream>
 
+#include "hpcdb/api/txn.hpp"
 #include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/apps/hpcdb/txn/txn_report.hpp"
 #include "hpcdb/core/error.hpp"
-#include "hpcdb/core/output_path.hpp"
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/net/agreement.hpp"
-#include "hpcdb/net/progress_guard.hpp"
-#include "hpcdb/txn/txn_engine.hpp"
+
 
 namespace hpcdb {
 
@@ -163,43 +162,24 @@ TxnEngineConfig resolve(const TxnOptions& o) {
   c.calibration_pings = o.pings;
   if (o.fail_rank < -1) throw UsageError("--fail-rank must be a rank (0 or more), or -1 for none");
   require_time(o.fail_after, true, 1e6, "--fail-after", "s");
-  c.fail_rank = o.fail_rank;
-  c.fail_after_seconds = o.fail_after;
-  c.fail_how = parse_injected_failure(o.fail_how, "--fail-how");
-  c.fail_during = parse_failure_point(o.fail_during);
+  c.failure.rank = o.fail_rank;
+  c.failure.mode = parse_failure_mode(o.fail_how, "--fail-how");
+  c.failure.at = failure_point_name(parse_failure_point(o.fail_during));
+  c.failure.after_seconds = o.fail_after;
   c.homes = o.homes.empty() ? default_home_assignment(c.testing_fault) : parse_home_assignment(o.homes);
   return c;
 }
 
 int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
-  TxnEngineConfig config;
-  run_collectively(cluster.world(), [&] {
-    config = resolve(options);
-    if (options.fail_rank >= cluster.size()) {
-      throw UsageError(fmt::format("--fail-rank {} names no rank: this job has ranks 0 to {}", options.fail_rank,
-                                   cluster.size() - 1));
-    }
-    if (cluster.rank() == 0) {
-      check_output_path(options.json, "JSON file");
-      if (!options.trace_out.empty()) prepare_output_directory(options.trace_out, "lock trace directory");
-    }
-  });
-  // From here on no rank waits forever for a peer that stops or hangs: in the
-  // run the agents notice it themselves (--reply-timeout, naming what it did
-  // last), in the start-up and the finish a watchdog does (the same timeout).
-  ProgressGuardConfig watched;
-  watched.timeout_seconds = options.reply_timeout_s;
-  watched.operation = "txn command";
-  watched.timeout_option = "--reply-timeout";
-  watched.self_guarded_phase = "run";
-  const ProgressGuard guard(cluster, watched);
-  const TxnRunResult result = run_txn_engine(cluster, config);
+  TxnRequest request;
+  run_collectively(cluster.world(), [&] { request = {resolve(options), options.json}; });
+  const TxnRunResult result = run_transactions(cluster, request);
   // Rank 0 reports; a failed output ends every rank.
   run_collectively(cluster.world(), [&] {
     if (cluster.rank() != 0) return;
     std::ostream& text = options.json == "-" ? std::cerr : std::cout;
-    text << txn_report_text(options, config, result);
-    if (!options.json.empty()) write_json(options.json, txn_report_json(options, config, result));
+    text << txn_report_text(options, request.engine, result);
+    if (!options.json.empty()) write_json(options.json, txn_report_json(options, request.engine, result));
   });
   if (cluster.rank() != 0) return 0;  // rank 0 fails the job on a bad history
   const auto failed = result.failed_checks();

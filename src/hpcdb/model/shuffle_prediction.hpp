@@ -1,11 +1,12 @@
 #pragma once
-// The shuffle model (model/shuffle_model.hpp) for a design of `hpcdb
-// shuffle`: the job's shape and workload, and what the design does with the
+// The shuffle model (model/shuffle_model.hpp) for a design of the shuffle
+// operator: the job's shape and workload, and what the design does with the
 // bytes for another rank of the same node.
 #include <optional>
 
-#include "hpcdb/apps/hpcdb/shuffle/shuffle_command.hpp"
+#include "hpcdb/data/row_workload.hpp"
 #include "hpcdb/model/shuffle_model.hpp"
+#include "hpcdb/shuffle/shuffle_config.hpp"
 
 namespace hpcdb {
 
@@ -24,11 +25,11 @@ double copies_on_node(const ShuffleConfig& config);
 
 // `busiest_share`: the share of all rows the busiest rank receives (0: an
 // even share).
-ShuffleModelSetting model_setting(const ShufflePlan& plan, const ShuffleConfig& config, const ShuffleJobShape& shape,
-                                  double busiest_share);
+ShuffleModelSetting model_setting(const RowWorkloadSpec& workload, const ShuffleConfig& config,
+                                  const ShuffleJobShape& shape, double busiest_share);
 
-// The model's prediction for `config`, when the plan has a calibration.
-std::optional<ModelPrediction> predict(const ShufflePlan& plan, const ShuffleConfig& config, const ShuffleJobShape& shape,
-                                       double busiest_share);
+// The model's prediction for `config`, when there are rates.
+std::optional<ModelPrediction> predict(const std::optional<ShuffleRates>& rates, const RowWorkloadSpec& workload,
+                                       const ShuffleConfig& config, const ShuffleJobShape& shape, double busiest_share);
 
 }  // namespace hpcdb

@@ -1,4 +1,4 @@
-#include "hpcdb/apps/hpcdb/shuffle/shuffle_prediction.hpp"
+#include "hpcdb/model/shuffle_prediction.hpp"
 
 namespace hpcdb {
 
@@ -10,11 +10,11 @@ double copies_on_node(const ShuffleConfig& config) {
   }
 }
 
-ShuffleModelSetting model_setting(const ShufflePlan& plan, const ShuffleConfig& config, const ShuffleJobShape& shape,
-                                  double busiest_share) {
+ShuffleModelSetting model_setting(const RowWorkloadSpec& workload, const ShuffleConfig& config,
+                                  const ShuffleJobShape& shape, double busiest_share) {
   ShuffleModelSetting s;
-  s.rows = static_cast<double>(plan.workload.rows);
-  s.row_bytes = plan.workload.row_bytes;
+  s.rows = static_cast<double>(workload.rows);
+  s.row_bytes = workload.row_bytes;
   s.streaming = config.design != ShuffleDesign::mpi_alltoallv;
   // A streaming batch's header travels with its rows.
   s.wire_bytes_per_row =
@@ -27,10 +27,10 @@ ShuffleModelSetting model_setting(const ShufflePlan& plan, const ShuffleConfig& 
   return s;
 }
 
-std::optional<ModelPrediction> predict(const ShufflePlan& plan, const ShuffleConfig& config, const ShuffleJobShape& shape,
-                                       double busiest_share) {
-  if (!plan.model_rates) return std::nullopt;
-  return predict_shuffle(model_setting(plan, config, shape, busiest_share), *plan.model_rates);
+std::optional<ModelPrediction> predict(const std::optional<ShuffleRates>& rates, const RowWorkloadSpec& workload,
+                                       const ShuffleConfig& config, const ShuffleJobShape& shape, double busiest_share) {
+  if (!rates) return std::nullopt;
+  return predict_shuffle(model_setting(workload, config, shape, busiest_share), *rates);
 }
 
 }  // namespace hpcdb

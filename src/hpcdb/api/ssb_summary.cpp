@@ -1,4 +1,4 @@
-#include "hpcdb/apps/hpcdb/ssb/ssb_summary.hpp"
+#include "hpcdb/api/ssb_summary.hpp"
 
 #include <mpi.h>
 
@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "hpcdb/data/ssb_csv.hpp"
+#include "hpcdb/net/gather.hpp"
 
 namespace hpcdb {
 namespace {
@@ -154,22 +155,10 @@ SsbGathered gather(const Cluster& cluster, const SsbRankShare& share) {
   }
   // Numbers and answers: every rank's JSON text to rank 0.
   const std::string text = nlohmann::ordered_json{{"numbers", share.numbers}, {"answers", share.answers}}.dump();
-  const int length = static_cast<int>(text.size());
-  std::vector<int> lengths(static_cast<std::size_t>(cluster.size()));
-  MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, cluster.world());
-  std::vector<int> offsets(lengths.size(), 0);
-  std::string all;
-  if (cluster.rank() == 0) {
-    for (std::size_t r = 1; r < lengths.size(); ++r) offsets[r] = offsets[r - 1] + lengths[r - 1];
-    all.resize(static_cast<std::size_t>(offsets.back() + lengths.back()));
-  }
-  MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, cluster.world());
-  if (cluster.rank() == 0) {
-    for (std::size_t r = 0; r < lengths.size(); ++r) {
-      const auto part = nlohmann::ordered_json::parse(all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(lengths[r])));
-      g.ranks.push_back(part["numbers"]);
-      for (const auto& a : part["answers"]) g.answers.push_back(a);
-    }
+  for (const std::string& part_text : gather_texts(text, 0, cluster.world())) {
+    const auto part = nlohmann::ordered_json::parse(part_text);
+    g.ranks.push_back(part["numbers"]);
+    for (const auto& a : part["answers"]) g.answers.push_back(a);
   }
   return g;
 }
