@@ -2,9 +2,7 @@
 // shared relation fragments, and both joins with and without sharing.
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <numeric>
-#include <thread>
 
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/data/node_shared_relation.hpp"
@@ -61,11 +59,19 @@ TEST(NodeTaskCounter, ASlowRankDoesNotHoldUpTheOthers) {
   if (c.node_size() < 2) GTEST_SKIP() << "needs two ranks on one node";
   NodeTaskCounter counter(c);
   counter.start(std::vector<std::size_t>(static_cast<std::size_t>(c.node_size()), 100));
-  // Node rank 0 arrives late; the others drain every list meanwhile, its own too.
-  if (c.node_rank() == 0) std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  // Node rank 0 arrives only once the others are done: they can only be done
+  // once every list is exhausted, its own too (next() returns false only
+  // then), so they must have taken its tasks without it. A barrier of the
+  // others with node rank 0 waiting in it orders this, however slow any rank.
   NodeTaskCounter::Task task;
   std::uint64_t mine = 0;
-  while (counter.next(task)) ++mine;
+  if (c.node_rank() != 0) {
+    while (counter.next(task)) ++mine;
+  }
+  MPI_Barrier(c.node());
+  if (c.node_rank() == 0) {
+    while (counter.next(task)) ++mine;
+  }
   std::uint64_t total = mine;
   MPI_Allreduce(MPI_IN_PLACE, &total, 1, MPI_UINT64_T, MPI_SUM, c.node());
   EXPECT_EQ(total, 100u * static_cast<std::uint64_t>(c.node_size()));

@@ -116,11 +116,14 @@ std::optional<ModelPrediction> model_prediction(const Cluster& cluster, const Jo
   if (request.calibration.empty()) return std::nullopt;
   Calibration calibration;
   run_collectively(cluster.world(), [&] { calibration = read_calibration(request.calibration); });
-  JoinShape shape = join_shape_of(plan, request.configs, cluster.size(), cluster.node_count());
-  shape.network_shares_cores = nodes_share_a_kernel(cluster);
-  shape.bandwidth_bytes = calibration.put_bandwidth;
-  return predict_join(calibration, static_cast<double>(inputs.inner.global_size),
-                      static_cast<double>(inputs.outer.global_size), shape);
+  ClusterShape job;
+  job.ranks = cluster.size();
+  job.threads = request.threads();
+  job.machines = cluster.node_count();
+  job.bandwidth_bytes = calibration.put_bandwidth;
+  job.network_shares_cores = nodes_share_a_kernel(cluster);
+  return predict_join(request.configs.algorithm, calibration, static_cast<double>(inputs.inner.global_size),
+                      static_cast<double>(inputs.outer.global_size), join_shape(plan, job));
 }
 
 // Payload splitting: the first run's pairs fetch their tuples' keys and

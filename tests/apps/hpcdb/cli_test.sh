@@ -4,7 +4,7 @@
 # clear message and a non-zero exit within seconds.
 # Usage: cli_test.sh path/to/hpcdb
 # ctest-ranks: 1 2 3
-# ctest-timeout: 900
+# ctest-timeout: 2700
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}
@@ -21,12 +21,12 @@ expect_failure() {
   shift 2
   local start end rc
   start=$(date +%s)
-  timeout 60 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  timeout 300 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
   rc=$?
   end=$(date +%s)
   if [ $rc -ne 0 ] && [ $rc -ne 124 ] && grep -Eq -e "$regex" "$work/err" && [ $((end - start)) -le 30 ]; then
     passed=$((passed + 1))
-    echo "ok   $name"
+    echo "ok   $name (exit $rc, $((end - start)) s of 30)"
   else
     failed=$((failed + 1))
     echo "FAIL $name (exit $rc, $((end - start)) s); stderr:"
@@ -38,7 +38,7 @@ expect_failure() {
 expect_success() {
   local name=$1 regex=$2
   shift 2
-  timeout 300 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  timeout 900 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
   local rc=$?
   if [ $rc -eq 0 ] && grep -Eq -e "$regex" "$work/out"; then
     passed=$((passed + 1))
@@ -112,7 +112,7 @@ expect_success local_passes "local bits 14 in 2 passes \(7 \+ 7\), the first cou
 expect_success sort_merge_subranges "verification: passed" join --algorithm sort-merge --inner 200K --outer 200K --zipf 1.05 --run-length 256 --subranges 7 --verify
 
 # --- JSON output is an array of one object per repetition with the promised fields
-timeout 120 "${mpirun[@]}" "$hpcdb" join --inner 100K --outer 100K --repeat 3 --verify --json - > "$work/run.json" 2> "$work/err"
+timeout 600 "${mpirun[@]}" "$hpcdb" join --inner 100K --outer 100K --repeat 3 --verify --json - > "$work/run.json" 2> "$work/err"
 if python3 - "$work/run.json" <<'PY'
 import json, sys
 runs = json.load(open(sys.argv[1]))
@@ -132,7 +132,7 @@ for r in runs:
 PY
 then passed=$((passed + 1)); echo "ok   json_output"; else failed=$((failed + 1)); echo "FAIL json_output"; cat "$work/err"; fi
 
-timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm sort-merge --inner 100K --outer 100K --verify --json "$work/sm.json" > /dev/null 2> "$work/err"
+timeout 600 "${mpirun[@]}" "$hpcdb" join --algorithm sort-merge --inner 100K --outer 100K --verify --json "$work/sm.json" > /dev/null 2> "$work/err"
 if python3 - "$work/sm.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -148,7 +148,7 @@ assert r["config"]["runs_sorted_by_32bit_keys"] == r["config"]["runs_sent"] > 0,
 PY
 then passed=$((passed + 1)); echo "ok   sort_merge_json"; else failed=$((failed + 1)); echo "FAIL sort_merge_json"; cat "$work/err"; fi
 
-timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm sort-merge --inner 4M --outer 4M --subranges 1 --verify --json "$work/sm1.json" > /dev/null 2> "$work/err"
+timeout 600 "${mpirun[@]}" "$hpcdb" join --algorithm sort-merge --inner 4M --outer 4M --subranges 1 --verify --json "$work/sm1.json" > /dev/null 2> "$work/err"
 if python3 - "$work/sm1.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -162,7 +162,7 @@ then passed=$((passed + 1)); echo "ok   sort_merge_wide_and_narrow_runs"; else f
 # --- peak memory per rank against the input and the estimate that refuses oversized joins:
 # the estimate must never be below what a join really takes
 for algorithm in radix sort-merge cyclo broadcast; do
-  timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm $algorithm --inner 4M --outer 4M --json "$work/mem.json" > "$work/out" 2> "$work/err"
+  timeout 600 "${mpirun[@]}" "$hpcdb" join --algorithm $algorithm --inner 4M --outer 4M --json "$work/mem.json" > "$work/out" 2> "$work/err"
   if python3 - "$work/mem.json" "$work/out" <<'PY'
 import json, sys
 m = json.load(open(sys.argv[1]))["memory"]
@@ -197,7 +197,7 @@ expect_success shuffle_all_to_one "mpi-one-sided .* ok" shuffle --tuples 200K --
 expect_success shuffle_one_sided_rma "mpi-one-sided .* ok" shuffle --tuples 200K --transport mpi-one-sided --direct-writes off --verify
 expect_success shuffle_message_layer_threads "message-layer .* ok" shuffle --tuples 200K --transport message-layer --net-threads 2 --threads 2 --distribution zipf --verify
 expect_success shuffle_message_layer_rings "message-layer .* ok" shuffle --tuples 200K --transport message-layer --buffer-size 2KiB --threshold 2Ki --ring-bytes 16Ki --verify
-timeout 120 "${mpirun[@]}" "$hpcdb" shuffle --tuples 100K --repeat 2 --verify --json - > "$work/shuffle.json" 2> "$work/err"
+timeout 600 "${mpirun[@]}" "$hpcdb" shuffle --tuples 100K --repeat 2 --verify --json - > "$work/shuffle.json" 2> "$work/err"
 if python3 - "$work/shuffle.json" "$ranks" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -236,7 +236,7 @@ expect_success model_radix "regime" model --calibration "$work/cal.json" --inner
 expect_success model_network_bound "network-bound" model --calibration "$work/cal.json" --machines 4 --ranks 16 --bandwidth 0.1 --inner 1G --outer 1G
 expect_success model_sort_merge_subranges "merge levels 1 . 1 [(]R" model --calibration "$work/cal.json" --algorithm sort-merge --inner 32M --outer 32M --ranks 2
 # The shuffle's model next to every design (with one rank the calibration has no message-layer threshold: the default serves).
-timeout 120 "${mpirun[@]}" "$hpcdb" shuffle --tuples 200K --repeat 1 --calibration "$work/cal.json" --json "$work/shuffle_model.json" > "$work/out" 2> "$work/err"
+timeout 600 "${mpirun[@]}" "$hpcdb" shuffle --tuples 200K --repeat 1 --calibration "$work/cal.json" --json "$work/shuffle_model.json" > "$work/out" 2> "$work/err"
 if grep -Eq "message-layer .* = [0-9.]+x the model" "$work/out" && python3 - "$work/shuffle_model.json" "$work/cal.json" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -254,6 +254,10 @@ expect_success model_sort_merge_thesis "merge levels 3 . 3 [(]R" model --calibra
 expect_success join_with_model "model s" join --inner 100K --outer 100K --calibration "$work/cal.json"
 echo '{"rates": 1}' > "$work/bad_cal.json"
 expect_failure malformed_calibration "is not one 'hpcdb calibrate' wrote" model --calibration "$work/bad_cal.json"
+# A calibration the model cannot use (a rate of 0) ends every rank with the model's message.
+python3 -c 'import json, sys; c = json.load(open(sys.argv[1])); c["rates_tuples_per_second_per_thread"]["scan"] = 0; json.dump(c, open(sys.argv[2], "w"))' \
+  "$work/cal.json" "$work/zero_cal.json"
+expect_failure model_zero_rate "^hpcdb: error: model: P_scan must be positive" model --calibration "$work/zero_cal.json"
 expect_failure missing_calibration "cannot open calibration file" join --inner 1000 --outer 1000 --calibration "$work/none.json"
 
 # --- transactions
@@ -286,7 +290,9 @@ else
   # A lock agent that stops answering: its transaction agents give up after --reply-timeout and end the job.
   expect_failure txn_hung_lock_agent "lock agent rank 0 did not answer within 1 s" txn --transactions 2000 --fail-rank 0 --fail-after 0 --fail-how hang --reply-timeout 1
   # A transaction agent that stops answering: the lock agents notice the silence.
-  expect_failure txn_hung_txn_agent "transaction agent rank $((ranks - 1)) (holds locks at lock agent rank 0 but has sent nothing|has sent nothing to lock agent rank 0) for 1 s" txn --transactions 2000 --fail-rank $((ranks - 1)) --fail-after 0 --fail-how hang --reply-timeout 1
+  # The limit is long enough that a healthy agent on a loaded machine is never
+  # silent that long: the hanging one is named, not a slow one beside it.
+  expect_failure txn_hung_txn_agent "transaction agent rank $((ranks - 1)) (holds locks at lock agent rank 0 but has sent nothing|has sent nothing to lock agent rank 0) for 5 s" txn --transactions 2000 --fail-rank $((ranks - 1)) --fail-after 0 --fail-how hang --reply-timeout 5
   expect_success txn_help "--remote-prob" txn --help
   for transport in one-sided one-sided-rma two-sided; do
     expect_success "txn_check_$transport" "history check: serializable" txn --transport "$transport" --transactions 200 --locks-per-agent 30 --locks-per-txn 4 --lock-timeout 2 --check
@@ -301,8 +307,8 @@ else
   expect_failure trace_no_meta "max-locks-per-wh.meta': No such file or directory; a lock trace directory holds" txn --workload trace --trace-dir "$work/no-meta-traces" --transactions 10
   # A replay of every recorded transaction asks for the recorded locks (one warehouse: replayed in commit order).
   if [ "$ranks" -eq 2 ]; then
-    timeout 300 "${mpirun[@]}" "$hpcdb" txn --workload tpcc --warehouses 1 --transactions 150 --order-capacity 200 --json "$work/recorded.json" --trace-out "$work/traces1" > /dev/null 2> "$work/err" &&
-    timeout 300 "${mpirun[@]}" "$hpcdb" txn --workload trace --trace-dir "$work/traces1" --transactions "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['committed'])" "$work/recorded.json")" --json "$work/replayed.json" > /dev/null 2>> "$work/err"
+    timeout 900 "${mpirun[@]}" "$hpcdb" txn --workload tpcc --warehouses 1 --transactions 150 --order-capacity 200 --json "$work/recorded.json" --trace-out "$work/traces1" > /dev/null 2> "$work/err" &&
+    timeout 900 "${mpirun[@]}" "$hpcdb" txn --workload trace --trace-dir "$work/traces1" --transactions "$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['committed'])" "$work/recorded.json")" --json "$work/replayed.json" > /dev/null 2>> "$work/err"
     if python3 - "$work/recorded.json" "$work/replayed.json" "$work/traces1" <<'PY'
 import json, sys
 rec, rep, traces = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), sys.argv[3]
@@ -320,7 +326,7 @@ PY
     then passed=$((passed + 1)); echo "ok   tpcc_trace_round_trip"; else failed=$((failed + 1)); echo "FAIL tpcc_trace_round_trip"; cat "$work/err"; fi
   fi
   expect_failure tpcc_order_capacity "has no room for more orders .*raise --order-capacity" txn --workload tpcc --warehouses 1 --transactions 400 --order-capacity 1
-  timeout 300 "${mpirun[@]}" "$hpcdb" txn --workload tpcc --warehouses 2 --transactions 100 --order-capacity 200 --check --json - > "$work/tpcc.json" 2> "$work/err"
+  timeout 900 "${mpirun[@]}" "$hpcdb" txn --workload tpcc --warehouses 2 --transactions 100 --order-capacity 200 --check --json - > "$work/tpcc.json" 2> "$work/err"
   if python3 - "$work/tpcc.json" "$ranks" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -344,7 +350,7 @@ PY
   if [ "$ranks" -ge 3 ]; then
     expect_failure tpcc_too_few_warehouses "every lock agent needs a partition of its own" txn --workload tpcc --warehouses 1 --lock-agents 2 --transactions 10
   fi
-  timeout 120 "${mpirun[@]}" "$hpcdb" txn --duration 0.5 --lock-agents 1 --vote-no-prob 0.2 --json - > "$work/txn.json" 2> "$work/err"
+  timeout 600 "${mpirun[@]}" "$hpcdb" txn --duration 0.5 --lock-agents 1 --vote-no-prob 0.2 --json - > "$work/txn.json" 2> "$work/err"
   if python3 - "$work/txn.json" "$ranks" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -383,7 +389,7 @@ if [ "$ranks" -lt 2 ]; then
   expect_failure all_to_all_one_rank "at least 2" netbench --all-to-all
 else
   for exchange in messages puts; do
-    timeout 300 "${mpirun[@]}" "$hpcdb" netbench --all-to-all --exchange "$exchange" --per-peer 3Mi --exchange-chunk 256Ki \
+    timeout 900 "${mpirun[@]}" "$hpcdb" netbench --all-to-all --exchange "$exchange" --per-peer 3Mi --exchange-chunk 256Ki \
       --rounds 2 --bandwidth 10 --json "$work/a2a.json" > "$work/out" 2> "$work/err"
     if python3 - "$work/a2a.json" "$ranks" "$exchange" "$work/out" <<'PY'
 import json, sys
@@ -395,7 +401,9 @@ assert [s["schedule"] for s in r["schedules"]] == ["synchronized", "unsynchroniz
 for s in r["schedules"]:
     assert s["median_seconds"] > 0 and len(s["rounds"]) == 2, s
     assert len(s["sending_seconds_per_rank"]) == ranks
-    assert all(0 <= t <= s["median_seconds"] * 2 for t in s["sending_seconds_per_rank"]), s
+    # A rank's sending ends within its round, whose time is the slowest rank's:
+    # per round sending <= seconds, so the medians over rounds keep that order.
+    assert all(0 <= t <= s["median_seconds"] * (1 + 1e-9) for t in s["sending_seconds_per_rank"]), s
     assert s["over_ideal"] > 0
 waits = {s["schedule"]: max(s["waiting_seconds_per_rank"]) for s in r["schedules"]}
 assert waits["unsynchronized"] == 0 and waits["random"] == 0, waits
@@ -409,7 +417,7 @@ if [ "$ranks" -lt 2 ]; then
   expect_failure netbench_one_rank "at least 2" netbench
 else
   expect_failure netbench_mixed_without_threads "--net-threads 1 or more" netbench --tests mixed --net-threads 0 --duration 0.1
-  timeout 300 "${mpirun[@]}" "$hpcdb" netbench --rounds 1 --sizes 8,4Ki,64Ki --latency-sizes 8,2Ki --bytes-per-size 256Ki \
+  timeout 900 "${mpirun[@]}" "$hpcdb" netbench --rounds 1 --sizes 8,4Ki,64Ki --latency-sizes 8,2Ki --bytes-per-size 256Ki \
     --window 16 --duration 0.1 --flood-sizes 4Ki --mixed-sizes 64,16Ki --ring-bytes 128Ki --json "$work/net.json" > "$work/out" 2> "$work/err"
   if python3 - "$work/net.json" "$ranks" <<'PY'
 import json, sys

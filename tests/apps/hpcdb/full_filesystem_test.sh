@@ -5,7 +5,7 @@
 # the same name stays as it was).
 # Usage: full_filesystem_test.sh path/to/hpcdb   (RANKS=...; needs root)
 # ctest-ranks: 1 2 3
-# ctest-timeout: 300
+# ctest-timeout: 900
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}
@@ -23,17 +23,17 @@ failed=0
 err=$(mktemp)
 wrap=()  # a command the job runs under (a mount namespace with a small /dev/shm)
 
-# expect_exit NAME CODE REGEX ARGS... : exit CODE, REGEX on stderr, within 10 s
+# expect_exit NAME CODE REGEX ARGS... : exit CODE, REGEX on stderr, within 30 s of mpirun's start (ample for a loaded machine; each case reports its time)
 expect_exit() {
   local name=$1 code=$2 regex=$3
   shift 3
   local start end rc seconds
   start=$(date +%s%N)
-  timeout 60 "${wrap[@]}" "${mpirun[@]}" "$hpcdb" "$@" > /dev/null 2> "$err"
+  timeout 300 "${wrap[@]}" "${mpirun[@]}" "$hpcdb" "$@" > /dev/null 2> "$err"
   rc=$?
   end=$(date +%s%N)
   seconds=$(( (end - start) / 1000000000 ))
-  if [ $rc -eq "$code" ] && grep -Eq -e "$regex" "$err" && [ $seconds -le "${limit:-10}" ]; then
+  if [ $rc -eq "$code" ] && grep -Eq -e "$regex" "$err" && [ $seconds -le "${limit:-30}" ]; then
     passed=$((passed + 1))
     echo "ok   $name (exit $rc, $seconds s): $(grep -m1 '^hpcdb: ' "$err")"
   else
@@ -72,11 +72,11 @@ expect_exit join_json_full 1 "cannot write JSON file '$mnt/result.json': No spac
   join --inner 1000 --outer 1000 --json "$mnt/result.json"
 if [ "$(cat "$mnt/result.json")" = '{"old": true}' ]; then passed=$((passed + 1)); echo "ok   old_json_kept"; else failed=$((failed + 1)); echo "FAIL old_json_kept"; fi
 # Calibration measures for 3 s on a quiet machine (11 s at load 10) before it writes.
-limit=30 expect_exit calibrate_full 1 "cannot write calibration file '$mnt/cal.json': No space left on device" \
+limit=60 expect_exit calibrate_full 1 "cannot write calibration file '$mnt/cal.json': No space left on device" \
   calibrate --tuples 8Ki --repeat 1 --output "$mnt/cal.json"
 if [ "$ranks" -ge 2 ]; then
   # Transaction agents poll without pause: on a busy machine the run itself takes longer.
-  limit=30 expect_exit txn_json_full 1 "cannot write JSON file '$mnt/txn.json': No space left on device" \
+  limit=60 expect_exit txn_json_full 1 "cannot write JSON file '$mnt/txn.json': No space left on device" \
     txn --transactions 50 --pings 10 --locks-per-agent 1K --json "$mnt/txn.json"
 fi
 expect_exit join_output_small_full 1 "cannot write pair file '$mnt/pairs.csv': it needs" \

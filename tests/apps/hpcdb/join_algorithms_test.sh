@@ -6,7 +6,7 @@
 # JSON fields, and bad options that end every rank at once.
 # Usage: join_algorithms_test.sh path/to/hpcdb
 # ctest-ranks: 1 3
-# ctest-timeout: 600
+# ctest-timeout: 1800
 set -u
 hpcdb=$1
 ranks=${RANKS:-2}
@@ -34,7 +34,7 @@ report() {  # report NAME OK DETAILS-FILE...
 run_ok() {
   local name=$1 regex=$2
   shift 2
-  timeout 300 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  timeout 900 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
   local rc=$?
   if [ $rc -eq 0 ] && grep -Eq -e "$regex" "$work/out"; then report "$name" yes; else report "$name" no "$work/out" "$work/err"; fi
 }
@@ -44,7 +44,7 @@ run_fails() {
   local name=$1 regex=$2
   shift 2
   local start=$SECONDS
-  timeout 60 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  timeout 300 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
   local rc=$?
   if [ $rc -eq 2 ] && grep -Eq -e "$regex" "$work/err" && [ $((SECONDS - start)) -le 30 ]; then
     report "$name" yes
@@ -84,8 +84,8 @@ run_ok radix_adversarial_keys "verification: passed" join --algorithm radix --in
 run_ok sort_merge_gaussian "verification: passed" join --algorithm sort-merge --inner 200K --outer 400K --gaussian 0.1 --verify
 
 # --- JSON fields of the new joins
-timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm cyclo --inner 100K --outer 100K --json "$work/cyclo.json" > /dev/null 2>&1
-timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm broadcast --transport udp --inner 100K --outer 100K --json "$work/udp.json" > /dev/null 2>&1
+timeout 600 "${mpirun[@]}" "$hpcdb" join --algorithm cyclo --inner 100K --outer 100K --json "$work/cyclo.json" > /dev/null 2>&1
+timeout 600 "${mpirun[@]}" "$hpcdb" join --algorithm broadcast --transport udp --inner 100K --outer 100K --json "$work/udp.json" > /dev/null 2>&1
 if python3 - "$work/cyclo.json" "$work/udp.json" <<'PY'
 import json, sys
 cyclo = json.load(open(sys.argv[1]))
@@ -101,9 +101,9 @@ then report json_fields yes; else report json_fields no "$work/err"; fi
 # --- payload splitting: joined rows against a join of the generated files
 run_ok payload_rows "payloads: 30,000 rows" \
   join --algorithm cyclo --inner 20K --outer 30K --zipf 1.1 --seed 7 --payload-bytes 12 --output "$work/rows.csv"
-timeout 120 "${mpirun[@]}" "$hpcdb" generate --inner 20K --outer 30K --zipf 1.1 --seed 7 \
+timeout 600 "${mpirun[@]}" "$hpcdb" generate --inner 20K --outer 30K --zipf 1.1 --seed 7 \
   --output-r "$work/r.csv" --output-s "$work/s.csv" > /dev/null 2>&1
-timeout 120 "${mpirun[@]}" "$hpcdb" join --algorithm broadcast --inner 20K --outer 30K --zipf 1.1 --seed 7 \
+timeout 600 "${mpirun[@]}" "$hpcdb" join --algorithm broadcast --inner 20K --outer 30K --zipf 1.1 --seed 7 \
   --payload-bytes 12 --output "$work/rows_again.csv" > /dev/null 2>&1
 if python3 - "$work/r.csv" "$work/s.csv" "$work/rows.csv" "$work/rows_again.csv" <<'PY'
 import csv, sys

@@ -3,7 +3,7 @@
 # must give the same count and checksum as on one host; transactions with
 # remote locks must check out; every shuffle design must deliver every row.
 # Usage: multihost_test.sh path/to/hpcdb [path/to/scripts/emulated_cluster.sh]
-# ctest-timeout: 1200
+# ctest-timeout: 2700
 set -u
 hpcdb=$1
 cluster=${2:-$(cd "$(dirname "$0")/../../.." && pwd)/scripts/emulated_cluster.sh}
@@ -22,12 +22,12 @@ digest() { python3 -c "import json,sys; r=json.load(open(sys.argv[1])); print(r[
 
 for algorithm in radix sort-merge; do
   args=(join --algorithm "$algorithm" --inner 300K --outer 900K --zipf 1.1 --verify)
-  timeout 120 mpirun --oversubscribe --bind-to none -np 2 "$hpcdb" "${args[@]}" --json "$work/one.json" > /dev/null 2>&1
+  timeout 600 mpirun --oversubscribe --bind-to none -np 2 "$hpcdb" "${args[@]}" --json "$work/one.json" > /dev/null 2>&1
   read -r m1 c1 v1 n1 <<< "$(digest "$work/one.json")"
   for hosts in 2 3; do
     for per_host in 1 2; do
       name="${algorithm}_${hosts}_hosts_${per_host}_ranks_each"
-      if timeout 300 "$cluster" --hosts "$hosts" --ranks-per-host "$per_host" --rate 10gbit -- \
+      if timeout 900 "$cluster" --hosts "$hosts" --ranks-per-host "$per_host" --rate 10gbit -- \
            "$hpcdb" "${args[@]}" --json "$work/multi.json" > "$work/out" 2>&1; then
         read -r m c v n <<< "$(digest "$work/multi.json")"
         if [ "$m" = "$m1" ] && [ "$c" = "$c1" ] && [ "$v" = "True" ] && [ "$v1" = "True" ] && [ "$n" = "$hosts" ]; then
@@ -47,7 +47,7 @@ done
 for variant in "cyclo" "broadcast --transport udp --udp-loss 0.1 --udp-duplicates 0.1"; do
   name="${variant// /_}_3_hosts"
   read -r -a extra <<< "$variant"
-  if timeout 300 "$cluster" --hosts 3 --rate 1gbit -- "$hpcdb" join --algorithm "${extra[@]}" --inner 300K --outer 300K \
+  if timeout 900 "$cluster" --hosts 3 --rate 1gbit -- "$hpcdb" join --algorithm "${extra[@]}" --inner 300K --outer 300K \
        --verify --json "$work/multi.json" > "$work/out" 2>&1; then
     read -r m c v n <<< "$(digest "$work/multi.json")"
     if [ "$m" = "300000" ] && [ "$v" = "True" ] && [ "$n" = "3" ]; then
@@ -61,11 +61,11 @@ done
 # cores with the network's work); the join's model then adds network and
 # compute time and models the window set-up.
 name="calibration_sees_shared_cores"
-if timeout 300 "$cluster" --hosts 2 --rate 10gbit -- "$hpcdb" calibrate --concurrent --tuples 64Ki --repeat 1 \
+if timeout 900 "$cluster" --hosts 2 --rate 10gbit -- "$hpcdb" calibrate --concurrent --tuples 64Ki --repeat 1 \
      --output "$work/cal.json" > "$work/out" 2>&1 &&
-   timeout 300 "$cluster" --hosts 2 --rate 10gbit -- "$hpcdb" join --inner 200K --outer 200K \
+   timeout 900 "$cluster" --hosts 2 --rate 10gbit -- "$hpcdb" join --inner 200K --outer 200K \
      --calibration "$work/cal.json" --json "$work/modelled.json" >> "$work/out" 2>&1 &&
-   timeout 60 mpirun -np 1 "$hpcdb" calibrate --tuples 64Ki --repeat 1 --output "$work/cal1.json" >> "$work/out" 2>&1 &&
+   timeout 300 mpirun -np 1 "$hpcdb" calibrate --tuples 64Ki --repeat 1 --output "$work/cal1.json" >> "$work/out" 2>&1 &&
    python3 - "$work/cal.json" "$work/modelled.json" "$work/cal1.json" <<'PY'
 import json, sys
 cal, run, single = (json.load(open(f)) for f in sys.argv[1:4])
@@ -83,7 +83,7 @@ then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); ech
 # the default 10 s.
 for transport in one-sided two-sided; do
   name="txn_${transport}_2_hosts_remote_locks"
-  if timeout 300 "$cluster" --hosts 2 --ranks-per-host 2 --rate 10gbit -- "$hpcdb" txn --transport "$transport" \
+  if timeout 900 "$cluster" --hosts 2 --ranks-per-host 2 --rate 10gbit -- "$hpcdb" txn --transport "$transport" \
        --lock-agents 2 --remote-prob 0.3 --transactions 100 --locks-per-agent 1000 --reply-timeout 60 \
        --check > "$work/out" 2>&1 &&
      grep -q "2 node(s)" "$work/out" && grep -q "history check: serializable" "$work/out" &&
@@ -103,7 +103,7 @@ done
 for layout in "2 2" "3 1"; do
   read -r hosts per_host <<< "$layout"
   name="shuffle_${hosts}_hosts_${per_host}_ranks_each"
-  if timeout 300 "$cluster" --hosts "$hosts" --ranks-per-host "$per_host" --rate 10gbit -- \
+  if timeout 900 "$cluster" --hosts "$hosts" --ranks-per-host "$per_host" --rate 10gbit -- \
        "$hpcdb" shuffle --tuples 400K --repeat 1 --threads 2 --buffer-size 16KiB --distribution zipf --verify \
        --json "$work/shuffle.json" > "$work/out" 2>&1 &&
      python3 - "$work/shuffle.json" "$hosts" <<'PY'
@@ -116,7 +116,7 @@ PY
   then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; tail -20 "$work/out"; fi
 done
 name="shuffle_stays_on_the_shaped_link"
-if timeout 300 "$cluster" --hosts 2 --rate 100mbit -- "$hpcdb" shuffle --tuples 2M --repeat 1 --verify \
+if timeout 900 "$cluster" --hosts 2 --rate 100mbit -- "$hpcdb" shuffle --tuples 2M --repeat 1 --verify \
      --json "$work/shuffle.json" > "$work/out" 2>&1 &&
    python3 - "$work/shuffle.json" <<'PY'
 import json, sys

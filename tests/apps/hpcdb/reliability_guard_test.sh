@@ -3,7 +3,7 @@
 # must end every rank within seconds, with a message that names it and a
 # non-zero exit, instead of hanging the job.
 # Usage: reliability_guard_test.sh path/to/hpcdb
-# ctest-timeout: 900
+# ctest-timeout: 2700
 set -u
 hpcdb=$1
 work=$(mktemp -d)
@@ -43,15 +43,21 @@ has_udp_socket() {
   return 1
 }
 
-# verdict NAME RC SECONDS LIMIT REGEX: non-zero exit within LIMIT s, REGEX on stderr.
+# Each LIMIT below is the detection time that the job's options set (a
+# timeout, three times it for a watchdog) plus a few seconds; every case may
+# take MARGIN seconds more, for the teardown of every rank on a loaded machine.
+# A job that does not end by itself is killed 60 s after that and fails.
+margin=${MARGIN:-15}
+
+# verdict NAME RC SECONDS LIMIT REGEX: non-zero exit within LIMIT + MARGIN s, REGEX on stderr.
 verdict() {
   local name=$1 rc=$2 seconds=$3 limit=$4 regex=$5
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 137 ] && [ "$seconds" -le "$limit" ] && grep -Eq -e "$regex" "$work/err"; then
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 137 ] && [ "$seconds" -le $((limit + margin)) ] && grep -Eq -e "$regex" "$work/err"; then
     passed=$((passed + 1))
-    echo "ok   $name (exit $rc after $seconds s)"
+    echo "ok   $name (exit $rc after $seconds s; limit $limit + $margin s)"
   else
     failed=$((failed + 1))
-    echo "FAIL $name (exit $rc after $seconds s, limit $limit s); stderr:"
+    echo "FAIL $name (exit $rc after $seconds s, limit $limit + $margin s); stderr:"
     sed 's/^/     /' "$work/err" | head -20
   fi
 }
@@ -84,7 +90,7 @@ expect_stopped_named() {
   kill -STOP "$victim"
   local start=$SECONDS
   # Whatever happens, nothing outlives this test: the victim is killed after a generous limit.
-  (sleep $((limit + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
+  (sleep $((limit + margin + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
   local reaper=$!
   wait "$job"
   local rc=$?
@@ -121,7 +127,7 @@ expect_stopped_when() {
   fi
   kill -STOP "$victim"
   local start=$SECONDS
-  (sleep $((limit + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
+  (sleep $((limit + margin + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
   local reaper=$!
   wait "$job"
   local rc=$?
@@ -149,7 +155,7 @@ expect_fails_named() {
     waited=$((waited + 1))
   done
   local start=$SECONDS
-  (sleep $((limit + 60)); kill -9 "$job" 2> /dev/null) &
+  (sleep $((limit + margin + 60)); kill -9 "$job" 2> /dev/null) &
   local reaper=$!
   wait "$job"
   local rc=$?
@@ -164,17 +170,6 @@ expect_fails_named() {
     return
   fi
   verdict "$name" "$rc" "$seconds" "$limit" "$regex"
-}
-
-# expect_hang_named NAME RANKS LIMIT REGEX ARGS...: the job (with a testing
-# aid that makes a rank hang) ends within LIMIT s, naming the rank.
-expect_hang_named() {
-  local name=$1 ranks=$2 limit=$3 regex=$4
-  shift 4
-  local start=$SECONDS
-  timeout $((limit + 60)) mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
-  local rc=$?
-  verdict "$name" "$rc" $((SECONDS - start)) "$limit" "$regex"
 }
 
 # --- transactions: a transaction agent that stops (holding locks or not:
@@ -235,7 +230,7 @@ expect_fails_named txn_lock_agent_hung_in_finish 3 16 \
 WAIT_FOR_WATCHDOG=1 expect_stopped_named txn_sigstop_while_loading 3 0 1 8 \
   "$(stopped_in_guard 0 2 '[a-z-]+')|lock agent rank 0 did not answer within 2 s" \
   txn --workload tpcc --warehouses 40 --duration 1 --reply-timeout 2
-WAIT_FOR_WATCHDOG=1 expect_stopped_named txn_sigstop_from_outside 3 1 2 8 "$(stopped_txn_agent 1)|$(stopped_in_guard 1 2 '[a-z]+')" \
+WAIT_FOR_WATCHDOG=1 expect_stopped_named txn_sigstop_from_outside 3 1 2 8 "$(stopped_txn_agent 1)|$(stopped_in_guard 1 2 '[a-z-]+')" \
   txn --duration 40 --reply-timeout 2
 
 # --- joins: a rank stopped from outside in the middle of a run, or stopping,
@@ -248,17 +243,17 @@ expect_stopped_when join_radix_sigstop 3 1 "run 1/" 8 \
 expect_stopped_when join_radix_sigstop_default_timeout 2 1 "run 1/" 10 \
   "rank 1 has given no sign of life for 5 s during the join" \
   join --inner 4M --outer 4M --repeat 1000
-expect_hang_named join_radix_stops_itself 3 10 \
-  "rank 2 has given no sign of life for 2 s during the join \\(last seen in its [a-z_]+ phase\\)" \
+expect_fails_named join_radix_stops_itself 3 10 \
+  "rank 2 has given no sign of life for 2 s during the join \\(last seen in its [a-z_-]+ phase\\)" \
   join --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 2 --fail-after 1 --fail-how stop
-expect_hang_named join_radix_hangs 3 12 \
-  "rank 1 made no progress for [0-9]+ s in its [a-z_]+ phase of the join while the other ranks wait in [a-z_]+: it hangs" \
+expect_fails_named join_radix_hangs 3 12 \
+  "rank 1 made no progress for [0-9]+ s in its [a-z_-]+ phase of the join while the other ranks wait in [a-z_-]+: it hangs" \
   join --inner 1M --outer 1M --repeat 100000 --progress-timeout 1 --fail-rank 1 --fail-after 1 --fail-how hang
-expect_hang_named join_sort_merge_stops_itself 2 10 "rank 0 has given no sign of life for 2 s during the join" \
+expect_fails_named join_sort_merge_stops_itself 2 10 "rank 0 has given no sign of life for 2 s during the join" \
   join --algorithm sort-merge --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 0 --fail-after 1
-expect_hang_named join_cyclo_stops_itself 3 10 "rank 1 has given no sign of life for 2 s during the join" \
+expect_fails_named join_cyclo_stops_itself 3 10 "rank 1 has given no sign of life for 2 s during the join" \
   join --algorithm cyclo --inner 1M --outer 1M --repeat 100000 --progress-timeout 2 --fail-rank 1 --fail-after 1
-expect_hang_named join_broadcast_hangs 3 12 "rank 2 made no progress for [0-9]+ s in its [a-z_]+ phase of the join" \
+expect_fails_named join_broadcast_hangs 3 12 "rank 2 made no progress for [0-9]+ s in its [a-z_-]+ phase of the join" \
   join --algorithm broadcast --inner 1M --outer 1M --repeat 100000 --progress-timeout 1 --fail-rank 2 --fail-after 1 \
   --fail-how hang
 

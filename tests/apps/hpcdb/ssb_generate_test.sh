@@ -4,7 +4,7 @@
 # (when bench/.venv has it), and bad options ending every rank at once.
 # Usage: ssb_generate_test.sh path/to/hpcdb [path/to/python-with-duckdb (default $HPCDB_PYTHON)]
 # ctest-ranks: 1 3
-# ctest-timeout: 600
+# ctest-timeout: 1800
 set -u
 hpcdb=$1
 python=${2:-${HPCDB_PYTHON:-}}
@@ -32,7 +32,7 @@ run_fails() {  # run_fails NAME REGEX ARGS...: exit 2 within 30 s, REGEX on stan
   local name=$1 regex=$2
   shift 2
   local start=$SECONDS
-  timeout 60 mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  timeout 300 mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
   local rc=$?
   if [ $rc -eq 2 ] && grep -Eq -e "$regex" "$work/err" && [ $((SECONDS - start)) -le 30 ]; then
     report "$name" yes
@@ -45,7 +45,7 @@ run_fails() {  # run_fails NAME REGEX ARGS...: exit 2 within 30 s, REGEX on stan
 mkdir -p "$work/one" "$work/many"
 "$hpcdb" generate --ssb --scale 0.02 --seed 7 --output-dir "$work/one" > "$work/out1" 2>&1
 rc1=$?
-timeout 300 mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" generate --ssb --scale 0.02 --seed 7 \
+timeout 900 mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" generate --ssb --scale 0.02 --seed 7 \
   --output-dir "$work/many" > "$work/out" 2> "$work/err"
 rc=$?
 same=yes

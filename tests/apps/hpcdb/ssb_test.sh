@@ -7,7 +7,7 @@
 # hangs, which ends the job with a message naming it.
 # Usage: ssb_test.sh path/to/hpcdb [path/to/python-with-duckdb (default $HPCDB_PYTHON)] [bench/ssb_check.py]
 # ctest-ranks: 1 2 3
-# ctest-timeout: 900
+# ctest-timeout: 2700
 set -u
 hpcdb=$1
 python=${2:-${HPCDB_PYTHON:-}}
@@ -45,7 +45,7 @@ run_fails() {  # run_fails NAME CODE REGEX ARGS...: exit CODE within 30 s, REGEX
   local name=$1 code=$2 regex=$3
   shift 3
   local start=$SECONDS
-  timeout 120 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
+  timeout 600 "${mpirun[@]}" "$hpcdb" "$@" > "$work/out" 2> "$work/err"
   local rc=$?
   if [ $rc -eq "$code" ] && grep -Eq -e "$regex" "$work/err" && [ $((SECONDS - start)) -le 30 ]; then
     report "$name" yes

@@ -310,9 +310,17 @@ TEST(MessageLayer, MessagesWaitForALateHandler) {
   for (int t = 0; t < c.size(); ++t) {
     for (int k = 0; k < 30; ++k) send_random(layer, ledger, t, mixed_size(rng, 2048), rng(), {}, kLate);
   }
-  // Let everything arrive before anyone registers (no drain: it would refuse).
-  MPI_Barrier(c.world());
-  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  // Everything arrives before anyone registers (no drain: it would refuse):
+  // each rank waits until its layer has received the 30 messages of every rank.
+  const auto expected = static_cast<std::uint64_t>(30 * c.size());
+  for (;;) {
+    const MessageLayerStats s = layer.stats();
+    std::uint64_t received = 0;
+    for (std::size_t p = 0; p < s.ring_received.size(); ++p) received += s.ring_received[p].messages + s.large_received[p].messages;
+    if (received == expected) break;
+    ASSERT_LT(received, expected);
+    if (!layer.progress()) std::this_thread::yield();
+  }
   register_ledger(layer, ledger);  // kData: not these
   layer.register_handler(kLate, [&ledger](Message& m) { ledger.note_received(m.source(), m.payload()); });
   layer.drain();

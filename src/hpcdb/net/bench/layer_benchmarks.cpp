@@ -1,4 +1,4 @@
-#include "hpcdb/apps/hpcdb/netbench/layer_benchmarks.hpp"
+#include "hpcdb/net/bench/layer_benchmarks.hpp"
 
 #include <sched.h>
 

@@ -1,13 +1,13 @@
-#include "hpcdb/apps/hpcdb/shuffle/shuffle_kernel_rates.hpp"
+#include "hpcdb/model/shuffle_kernel_rates.hpp"
 
 #include <algorithm>
 #include <vector>
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
-#include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/data/row_workload.hpp"
 #include "hpcdb/kernels/row.hpp"
+#include "hpcdb/model/best_time.hpp"
 #include "hpcdb/shuffle/batch_partitioner.hpp"
 #include "hpcdb/shuffle/digest_consumer.hpp"
 #include "hpcdb/shuffle/row_router.hpp"
@@ -37,13 +37,7 @@ class ReusedBuffers {
 
 template <class Body>
 double best_rate(std::size_t rows, unsigned repeat, Body&& body) {
-  double best = 1e300;
-  for (unsigned k = 0; k < repeat; ++k) {
-    Stopwatch watch;
-    body();
-    best = std::min(best, watch.seconds());
-  }
-  return static_cast<double>(rows) / best;
+  return static_cast<double>(rows) / best_seconds(repeat, body);
 }
 
 struct AtWidth {

@@ -1,17 +1,13 @@
 #pragma once
-// `hpcdb netbench --all-to-all`: the 2012 thesis's data-distribution test
-// (section 6.1) on raw data. Every rank sends --per-peer bytes to every
-// other rank, streamed from one reused buffer in chunks, in each schedule
-// of the all-to-all exchange (net/all_to_all_schedule.hpp): synchronized
-// rounds with a barrier after each, the same order without barriers, and
-// chunks to random ranks. Schedules are interleaved round by round; the
-// report gives each schedule's median time, the effective rate per rank,
-// the time each rank finished sending (the "jam" of the unsynchronized
-// order shows as a spread) and the barrier waiting, as a table and JSON.
-#include <nlohmann/json.hpp>
-
+// The 2012 thesis's data-distribution test (section 6.1) on raw data
+// (`hpcdb netbench --all-to-all`). Every rank sends per_peer_bytes to every
+// other rank, streamed from one reused buffer in chunks, in each schedule of
+// the all-to-all exchange (net/all_to_all_schedule.hpp): synchronized rounds
+// with a barrier after each, the same order without barriers, and chunks to
+// random ranks. Schedules are interleaved round by round; each run records
+// its time, the time each rank finished sending (the "jam" of the
+// unsynchronized order shows as a spread) and the barrier waiting.
 #include <cstddef>
-#include <string>
 #include <vector>
 
 #include "hpcdb/net/all_to_all_schedule.hpp"
@@ -49,8 +45,5 @@ void validate(const AllToAllBenchmarkConfig& config, int ranks, int ranks_on_nod
 
 // Collective.
 AllToAllResults run_all_to_all_benchmark(const Cluster& cluster, const AllToAllBenchmarkConfig& config);
-
-std::string all_to_all_text(const AllToAllResults& results);
-nlohmann::ordered_json all_to_all_json(const AllToAllResults& results);
 
 }  // namespace hpcdb

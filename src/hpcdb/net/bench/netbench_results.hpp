@@ -1,16 +1,13 @@
 #pragma once
-// What `hpcdb netbench` measured, round by round (every round runs every
-// transport once, so the transports are compared in the same minutes), and
-// how it prints: tables for people, JSON for programs. Medians over rounds.
-#include <nlohmann/json.hpp>
-
+// What the messaging benchmarks of `hpcdb netbench` measured, round by round
+// (every round runs every transport once, so the transports are compared in
+// the same minutes). Figures are rank 0's.
 #include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
 
-#include "hpcdb/apps/hpcdb/netbench/network_measures.hpp"
-#include "hpcdb/core/statistics.hpp"
+#include "hpcdb/net/bench/network_measures.hpp"
 
 namespace hpcdb {
 
@@ -50,11 +47,10 @@ struct NetbenchResults {
   std::size_t ping_bytes = 0;
   std::vector<PriorityRow> priority;
 
+  // The row of a transport (and receivers, variant), added when new.
   SizeSeries& series(std::vector<SizeSeries>& of, const std::string& transport, int receivers = 1);
   MixedRow& mixed_row(const std::string& transport);
+  PriorityRow& priority_row(const std::string& variant, std::size_t flood_bytes);
 };
-
-std::string netbench_text(const NetbenchResults& r);
-nlohmann::ordered_json netbench_json(const NetbenchResults& r);
 
 }  // namespace hpcdb

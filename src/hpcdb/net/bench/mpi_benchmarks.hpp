@@ -7,7 +7,7 @@
 
 #include <cstddef>
 
-#include "hpcdb/apps/hpcdb/netbench/network_measures.hpp"
+#include "hpcdb/net/bench/network_measures.hpp"
 
 namespace hpcdb {
 

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "hpcdb/apps/hpcdb/netbench/network_measures.hpp"
+#include "hpcdb/net/bench/network_measures.hpp"
 #include "hpcdb/net/messaging/message_layer.hpp"
 
 namespace hpcdb {

@@ -1,11 +1,10 @@
-#include "hpcdb/apps/hpcdb/netbench/netbench_results.hpp"
+#include "hpcdb/apps/hpcdb/netbench/netbench_report.hpp"
 
 #include <fmt/format.h>
 
-#include <algorithm>
-#include <fstream>
 #include <set>
 
+#include "hpcdb/core/statistics.hpp"
 #include "hpcdb/core/units.hpp"
 
 namespace hpcdb {
@@ -89,21 +88,6 @@ nlohmann::ordered_json throughput_json(const Throughput& t) {
 }
 
 }  // namespace
-
-SizeSeries& NetbenchResults::series(std::vector<SizeSeries>& of, const std::string& transport, int receivers) {
-  for (SizeSeries& s : of) {
-    if (s.transport == transport && s.receivers == receivers) return s;
-  }
-  of.push_back({transport, receivers, {}});
-  return of.back();
-}
-
-MixedRow& NetbenchResults::mixed_row(const std::string& transport) {
-  for (MixedRow& m : mixed) {
-    if (m.transport == transport) return m;
-  }
-  return mixed.emplace_back(MixedRow{transport, {}});
-}
 
 std::string netbench_text(const NetbenchResults& r) {
   std::string out = fmt::format(

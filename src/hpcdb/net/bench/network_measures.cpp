@@ -1,4 +1,4 @@
-#include "hpcdb/apps/hpcdb/netbench/network_measures.hpp"
+#include "hpcdb/net/bench/network_measures.hpp"
 
 #include <algorithm>
 

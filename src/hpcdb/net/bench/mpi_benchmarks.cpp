@@ -1,4 +1,4 @@
-#include "hpcdb/apps/hpcdb/netbench/mpi_benchmarks.hpp"
+#include "hpcdb/net/bench/mpi_benchmarks.hpp"
 
 #include <algorithm>
 #include <thread>
