@@ -24,9 +24,10 @@ class LocalLockService final : public LockChannel {
     ++releases;
     table.release(txn, lock);
   }
-  bool vote(TxnId, std::span<const int> participants) override {
+  bool vote(TxnId txn, std::span<const int> participants) override {
     ++votes;
     last_participants = participants.size();
+    voter_held_locks = table.knows(txn);
     return vote_yes;
   }
   void end(TxnId txn, std::span<const int>, bool) override { table.release_all(txn); }
@@ -37,6 +38,7 @@ class LocalLockService final : public LockChannel {
   int releases = 0;
   int votes = 0;
   std::size_t last_participants = 0;
+  bool voter_held_locks = false;  // at the last vote, the transaction still held locks
 };
 
 class MemoryData final : public DataAccess {

@@ -1,6 +1,6 @@
 #pragma once
-// Gathers to one rank, typed: every rank's values (counts may differ) or
-// text, in rank order, at `root` (empty elsewhere).
+// Gathers, typed: every rank's values (counts may differ) or text, in rank
+// order, at `root` (empty elsewhere), or values at every rank.
 #include <mpi.h>
 
 #include <cstdint>
@@ -44,6 +44,16 @@ std::vector<T> gather_values(const std::vector<T>& mine, int root, MPI_Comm comm
   MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), mpi_type<T>(), all.data(), parts.counts.data(),
               parts.offsets.data(), mpi_type<T>(), root, comm);
   if (layout) *layout = parts;
+  return all;
+}
+
+// Every rank's values at every rank, concatenated in rank order.
+template <class T>
+std::vector<T> allgather_values(const std::vector<T>& mine, MPI_Comm comm) {
+  const GatherLayout parts = gather_layout(mine.size(), comm);
+  std::vector<T> all(parts.total);
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), mpi_type<T>(), all.data(), parts.counts.data(),
+                 parts.offsets.data(), mpi_type<T>(), comm);
   return all;
 }
 

@@ -39,7 +39,12 @@ int DataStore::owner_of(std::uint32_t region) const {
   return space_.agent_ranks()[agent];
 }
 
-MPI_Aint DataStore::window_offset(DataRef at) const {
+MPI_Aint DataStore::window_offset(DataRef at, std::size_t bytes) const {
+  const std::uint64_t size = at.region < space_.partitions() ? shape_.partition_bytes : shape_.replica_bytes;
+  if (at.offset > size || bytes > size - at.offset) {
+    throw Error("a transaction reached " + std::to_string(bytes) + " bytes at offset " + std::to_string(at.offset) +
+                " of data region " + std::to_string(at.region) + ", which holds " + std::to_string(size));
+  }
   if (at.region < space_.partitions()) {
     const int agent = space_.agent_of_partition(at.region);
     return static_cast<MPI_Aint>((at.region - space_.first_partition_of(agent)) * shape_.partition_bytes + at.offset);
@@ -49,42 +54,43 @@ MPI_Aint DataStore::window_offset(DataRef at) const {
   return static_cast<MPI_Aint>(partitions * shape_.partition_bytes + at.offset);
 }
 
-std::byte* DataStore::shared_address(DataRef at) const {
+std::byte* DataStore::shared_address(DataRef at, std::size_t bytes) const {
   if (rma_only_) return nullptr;
   const int node_rank = cluster_.node_rank_of(owner_of(at.region));
   if (node_rank < 0) return nullptr;
-  return arena_.segment(node_rank) + window_offset(at);
+  return arena_.segment(node_rank) + window_offset(at, bytes);
 }
 
 void DataStore::get(DataRef at, void* into, std::size_t bytes) {
-  if (std::byte* p = shared_address(at)) {
+  if (std::byte* p = shared_address(at, bytes)) {
     std::memcpy(into, p, bytes);
     return;
   }
   const int owner = owner_of(at.region);
   if (puts_pending_) complete();  // a get may not overtake an earlier put to the same place
-  MPI_Get(into, static_cast<int>(bytes), MPI_BYTE, owner, window_offset(at), static_cast<int>(bytes), MPI_BYTE, win_);
+  MPI_Get(into, static_cast<int>(bytes), MPI_BYTE, owner, window_offset(at, bytes), static_cast<int>(bytes), MPI_BYTE,
+          win_);
   MPI_Win_flush(owner, win_);
 }
 
 void DataStore::put(DataRef at, const void* from, std::size_t bytes) {
-  if (std::byte* p = shared_address(at)) {
+  if (std::byte* p = shared_address(at, bytes)) {
     std::memcpy(p, from, bytes);
     return;
   }
-  MPI_Put(from, static_cast<int>(bytes), MPI_BYTE, owner_of(at.region), window_offset(at), static_cast<int>(bytes),
+  MPI_Put(from, static_cast<int>(bytes), MPI_BYTE, owner_of(at.region), window_offset(at, bytes), static_cast<int>(bytes),
           MPI_BYTE, win_);
   puts_pending_ = true;
 }
 
 std::uint64_t DataStore::load_word(DataRef at) {
-  if (std::byte* p = shared_address(at)) {
+  if (std::byte* p = shared_address(at, sizeof(std::uint64_t))) {
     return std::atomic_ref<std::uint64_t>(*reinterpret_cast<std::uint64_t*>(p)).load(std::memory_order_acquire);
   }
   std::uint64_t word = 0;
   const int owner = owner_of(at.region);
   if (puts_pending_) complete();
-  MPI_Fetch_and_op(nullptr, &word, MPI_UINT64_T, owner, window_offset(at), MPI_NO_OP, win_);
+  MPI_Fetch_and_op(nullptr, &word, MPI_UINT64_T, owner, window_offset(at, sizeof word), MPI_NO_OP, win_);
   MPI_Win_flush(owner, win_);
   return word;
 }

@@ -56,8 +56,9 @@ class DataStore final : public DataAccess {
 
  private:
   int owner_of(std::uint32_t region) const;
-  MPI_Aint window_offset(DataRef at) const;
-  std::byte* shared_address(DataRef at) const;  // nullptr unless the owner shares this node's memory
+  // Throws Error when [offset, offset + bytes) lies beyond the region (a bug in a program).
+  MPI_Aint window_offset(DataRef at, std::size_t bytes) const;
+  std::byte* shared_address(DataRef at, std::size_t bytes) const;  // nullptr unless the owner shares this node's memory
   void sync() const {
     if (by_mpi_) MPI_Win_sync(win_);
   }

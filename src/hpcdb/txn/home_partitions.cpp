@@ -4,9 +4,15 @@
 
 namespace hpcdb {
 
-std::vector<std::vector<std::uint32_t>> assign_home_partitions(const AgentRoles& roles, const LockSpace& space) {
+std::vector<std::vector<std::uint32_t>> assign_home_partitions(const AgentRoles& roles, const LockSpace& space,
+                                                               HomeAssignment assignment) {
   const auto& agents = roles.txn_agents();
   std::vector<std::vector<std::uint32_t>> homes(agents.size());
+  if (assignment == HomeAssignment::all) {
+    for (auto& h : homes)
+      for (std::uint32_t p = 0; p < space.partitions(); ++p) h.push_back(p);
+    return homes;
+  }
   std::vector<std::vector<int>> agents_on(static_cast<std::size_t>(roles.nodes()));
   for (std::size_t a = 0; a < agents.size(); ++a) agents_on[static_cast<std::size_t>(roles.node_of(agents[a]))].push_back(static_cast<int>(a));
   std::vector<std::vector<std::uint32_t>> partitions_on(static_cast<std::size_t>(roles.nodes()));

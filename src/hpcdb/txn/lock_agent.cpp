@@ -8,6 +8,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
+#include "hpcdb/txn/txn_history.hpp"
 
 namespace hpcdb {
 namespace {
@@ -91,12 +92,9 @@ void LockAgent::handle(const Envelope& e) {
     case TxnMessageType::release:
       answer_deferred(table_.release(m.txn, m.lock));
       return;
-    case TxnMessageType::vote_request: {
-      const bool injected_no = config_.vote_no_probability > 0 &&
-                               std::bernoulli_distribution(config_.vote_no_probability)(rng_);
-      transport_.cast_vote(e.origin, m.vote_slot, table_.knows(m.txn) && !injected_no);
+    case TxnMessageType::vote_request:
+      on_vote_request(e.origin, m);
       return;
-    }
     case TxnMessageType::end_of_txn:
       peer.in_transaction = false;
       peer.queued = false;
@@ -131,7 +129,21 @@ void LockAgent::on_lock_request(int origin, const TxnMessage& m, std::uint64_t a
   }
 }
 
+// Votes no for a transaction it does not know (it holds nothing here), and
+// with --vote-no-prob's probability (fault injection).
+void LockAgent::on_vote_request(int origin, const TxnMessage& m) {
+  const bool injected_no =
+      config_.vote_no_probability > 0 && std::bernoulli_distribution(config_.vote_no_probability)(rng_);
+  const bool yes = table_.knows(m.txn) && !injected_no;
+  if (config_.record_history) votes_cast_[m.txn] = yes;
+  transport_.cast_vote(origin, m.vote_slot, yes);
+}
+
 void LockAgent::on_end_of_txn(const TxnMessage& m) {
+  if (const auto vote = votes_cast_.find(m.txn); vote != votes_cast_.end()) {
+    append_encoded(ParticipantVote{m.txn, rank_, vote->second, m.commit != 0}, vote_log_);
+    votes_cast_.erase(vote);
+  }
   waiting_.erase(m.txn);
   answer_deferred(table_.release_all(m.txn));
 }

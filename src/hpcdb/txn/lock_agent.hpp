@@ -26,6 +26,9 @@ class LockAgent {
 
   // Serves requests until all transaction agents are done; returns its counts and timings.
   TxnMetrics run();
+  // With the config's record_history: every 2PC vote it cast, with the
+  // decision it then received, encoded (txn_history.hpp).
+  const std::vector<std::uint64_t>& vote_log() const { return vote_log_; }
 
  private:
   struct Waiting {
@@ -42,6 +45,7 @@ class LockAgent {
 
   void handle(const Envelope& e);
   void on_lock_request(int origin, const TxnMessage& m, std::uint64_t arrived_ns);
+  void on_vote_request(int origin, const TxnMessage& m);
   void on_end_of_txn(const TxnMessage& m);
   void answer(const LockReply& reply, std::uint64_t queued_ns, std::uint64_t service_ns);
   void answer_deferred(const std::vector<LockReply>& replies);
@@ -56,6 +60,8 @@ class LockAgent {
   LockTable table_;
   std::mt19937_64 rng_;
   std::unordered_map<TxnId, Waiting> waiting_;  // a transaction waits for at most one lock
+  std::unordered_map<TxnId, bool> votes_cast_;  // awaiting their decision (with record_history)
+  std::vector<std::uint64_t> vote_log_;
   std::vector<Peer> peers_;
   TxnMetrics metrics_;
   std::size_t agents_done_ = 0;

@@ -30,8 +30,10 @@ void Transaction::begin(TxnId id) {
   history_.id = id;
   history_.reads.clear();
   history_.writes.clear();
+  history_.range_reads.clear();
   grants_.clear();
   summary_ = AttemptSummary{};
+  released_early_ = false;
 }
 
 void Transaction::note_contact(int agent) {
@@ -92,11 +94,22 @@ void Transaction::write(DataRef at, const void* from, std::size_t bytes) {
 }
 
 void Transaction::apply_undo() {
-  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) data_.put(it->at, undo_bytes_.data() + it->saved, it->bytes);
+  if (settings_.fault != TestingFault::skip_undo) {
+    for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) data_.put(it->at, undo_bytes_.data() + it->saved, it->bytes);
+  }
   data_.complete();
   if (!undo_.empty()) ++metrics_.counters.rollbacks;
   undo_.clear();
   undo_bytes_.clear();
+}
+
+// As the end of the transaction does at every lock agent it contacted, but
+// before the outcome is decided and carried out.
+void Transaction::release_all_early() {
+  if (released_early_) return;
+  released_early_ = true;
+  channel_.end(id_, contacted_, true);
+  for (Held& h : held_) h.mode = LockMode::NL;
 }
 
 bool Transaction::commit() {
@@ -108,6 +121,7 @@ bool Transaction::commit() {
     if (std::find(writers_.begin(), writers_.end(), owner) == writers_.end()) writers_.push_back(owner);
   }
   summary_.agents = contacted_.size();
+  if (settings_.fault == TestingFault::early_release) release_all_early();
   if (writers_.size() > 1) {
     summary_.two_phase_commit = true;
     ++metrics_.counters.votes;
@@ -115,7 +129,7 @@ bool Transaction::commit() {
     const bool yes = channel_.vote(id_, writers_);
     summary_.vote_ns = monotonic_ns() - t0;
     metrics_.vote.add(summary_.vote_ns);
-    if (!yes) {
+    if (!yes && settings_.fault != TestingFault::ignore_no_vote) {
       roll_back();
       return false;
     }
@@ -128,6 +142,7 @@ bool Transaction::commit() {
 
 void Transaction::roll_back() {
   const std::uint64_t t0 = monotonic_ns();
+  if (settings_.fault == TestingFault::early_release) release_all_early();
   apply_undo();
   channel_.end(id_, contacted_, false);
   summary_.agents = contacted_.size();

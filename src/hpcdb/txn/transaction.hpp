@@ -54,6 +54,7 @@ struct TransactionSettings {
   IsolationLevel isolation = IsolationLevel::serializable;
   bool record_history = false;  // reads and writes with versions, for the history check
   bool record_grants = false;   // every granted lock, for lock traces
+  TestingFault fault = TestingFault::none;  // testing aid: the engine bug to put in (testing_fault.hpp)
 };
 
 class Transaction {
@@ -65,6 +66,9 @@ class Transaction {
   TxnId id() const { return id_; }
   IsolationLevel isolation() const { return settings_.isolation; }
   bool serializable() const { return settings_.isolation == IsolationLevel::serializable; }
+  // Whether range reads, inserts and deletes protect key ranges with next-key
+  // locks: under serializable, unless the testing fault no-next-key-lock is in.
+  bool next_key_locking() const { return serializable() && settings_.fault != TestingFault::no_next_key_lock; }
 
   // Asks for `mode` on `lock` unless a lock held already covers it; returns
   // whether it asked. Throws AttemptAborted when denied.
@@ -93,14 +97,17 @@ class Transaction {
   const LockSpace& space() const { return space_; }
 
   // The history check's record of what this transaction read and replaced
-  // (its own earlier writes are not noted again).
+  // (its own earlier writes are not noted again), and of the key ranges it
+  // read as a whole (a scan: every row in the range that it did not note as
+  // read was absent to it).
   bool recording_history() const { return settings_.record_history; }
   void note_read(LockId record, TxnId version) {
     if (version != id_) history_.reads.push_back({record, version});
   }
-  void note_write(LockId record, TxnId replaced) {
-    if (replaced != id_) history_.writes.push_back({record, replaced});
+  void note_write(LockId record, TxnId replaced, WriteKind kind = WriteKind::update) {
+    if (replaced != id_) history_.writes.push_back({record, replaced, kind});
   }
+  void note_range_read(LockId first, LockId last) { history_.range_reads.push_back({first, last}); }
 
   // Commits: 2PC among the lock agents where it holds X locks when there is
   // more than one; a NO (or a silent participant) rolls it back. Returns
@@ -127,6 +134,7 @@ class Transaction {
   void note_contact(int agent);
   void forget_held();
   void apply_undo();
+  void release_all_early();  // the testing fault early-release
 
   LockChannel& channel_;
   DataAccess& data_;
@@ -144,6 +152,7 @@ class Transaction {
   CommittedTxn history_;
   std::vector<GrantedLock> grants_;
   AttemptSummary summary_;
+  bool released_early_ = false;  // the testing fault early-release did, in this attempt
 };
 
 }  // namespace hpcdb

@@ -17,6 +17,7 @@ TransactionSettings settings_of(const TxnEngineConfig& config) {
   s.isolation = config.isolation;
   s.record_history = config.record_history;
   s.record_grants = !config.trace_out_dir.empty();
+  s.fault = config.testing_fault;
   return s;
 }
 

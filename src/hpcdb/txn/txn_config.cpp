@@ -12,9 +12,11 @@ constexpr NamedValues<DeadlockPolicy, 3> kPolicyNames{{{DeadlockPolicy::bounded_
                                                        {DeadlockPolicy::wait_die, "wait-die"}}};
 constexpr NamedValues<WorkloadKind, 3> kWorkloadNames{
     {{WorkloadKind::synthetic, "synthetic"}, {WorkloadKind::tpcc, "tpcc"}, {WorkloadKind::trace, "trace"}}};
-constexpr NamedValues<TpccMix, 2> kMixNames{{{TpccMix::standard, "standard"}, {TpccMix::trace, "trace"}}};
+constexpr NamedValues<TpccMix, 3> kMixNames{
+    {{TpccMix::standard, "standard"}, {TpccMix::trace, "trace"}, {TpccMix::delivery_heavy, "delivery-heavy"}}};
 constexpr NamedValues<FailurePoint, 3> kFailurePointNames{
     {{FailurePoint::start_up, "start-up"}, {FailurePoint::run, "run"}, {FailurePoint::finish, "finish"}}};
+constexpr NamedValues<HomeAssignment, 2> kHomeNames{{{HomeAssignment::local, "local"}, {HomeAssignment::all, "all"}}};
 }  // namespace
 
 std::string to_string(IsolationLevel level) { return name_of(level, kIsolationNames); }
@@ -43,6 +45,18 @@ std::string failure_point_name(FailurePoint point) {
 
 FailurePoint parse_failure_point(const std::string& text) {
   return value_named(text, kFailurePointNames, "--fail-during point");
+}
+
+std::string to_string(HomeAssignment homes) { return name_of(homes, kHomeNames); }
+
+HomeAssignment parse_home_assignment(const std::string& text) { return value_named(text, kHomeNames, "--homes"); }
+
+HomeAssignment default_home_assignment(TestingFault fault) {
+  return fault == TestingFault::none ? HomeAssignment::local : HomeAssignment::all;
+}
+
+TpccMix default_tpcc_mix(TestingFault fault) {
+  return fault == TestingFault::no_next_key_lock ? TpccMix::delivery_heavy : TpccMix::standard;
 }
 
 }  // namespace hpcdb

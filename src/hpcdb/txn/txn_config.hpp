@@ -7,6 +7,7 @@
 #include "hpcdb/net/message_transport.hpp"
 #include "hpcdb/txn/agent_roles.hpp"
 #include "hpcdb/txn/lock_table.hpp"
+#include "hpcdb/txn/testing_fault.hpp"
 
 namespace hpcdb {
 
@@ -22,9 +23,16 @@ enum class WorkloadKind {
 };
 
 enum class TpccMix {
-  standard,  // 45/43/4/4/4 (New-Order, Payment, Order-Status, Delivery, Stock-Level)
-  trace,     // 10:10:1:1:1, the deck behind the thesis's lock traces
+  standard,        // 45/43/4/4/4 (New-Order, Payment, Order-Status, Delivery, Stock-Level)
+  trace,           // 10:10:1:1:1, the deck behind the thesis's lock traces
+  delivery_heavy,  // New-Order and Delivery 1:1
 };
+
+// Which partitions (TPC-C: home warehouses) each transaction agent issues
+// transactions for: those of its own node, dealt round-robin over the node's
+// agents (home_partitions.hpp), or every partition (the agents then conflict
+// on every partition's rows).
+enum class HomeAssignment { local, all };
 
 // Where the rank named by --fail-rank fails: the start-up (before the data
 // is loaded), the run (--fail-after seconds in) or the finish (before the
@@ -40,6 +48,15 @@ WorkloadKind parse_workload_kind(const std::string& text);
 std::string to_string(TpccMix mix);
 TpccMix parse_tpcc_mix(const std::string& text);
 FailurePoint parse_failure_point(const std::string& text);
+std::string to_string(HomeAssignment homes);
+HomeAssignment parse_home_assignment(const std::string& text);
+// --homes when not given: all under a testing fault (so that the transaction
+// agents conflict and the fault's anomaly shows), local otherwise.
+HomeAssignment default_home_assignment(TestingFault fault);
+// --mix when not given: delivery-heavy under no-next-key-lock (the scans
+// that next-key locks protect are Delivery's, and they conflict when two
+// Deliveries run in one district at once), standard otherwise.
+TpccMix default_tpcc_mix(TestingFault fault);
 // The failure points as InjectedFailure names them (the run's is by time: none).
 inline constexpr const char* kStartUp = "start-up";
 inline constexpr const char* kFinish = "finish";
@@ -65,6 +82,7 @@ struct TxnEngineConfig {
   double remote_probability = 0;
   // tpcc
   std::uint32_t warehouses = 0;          // 0: one per lock agent
+  HomeAssignment homes = HomeAssignment::local;
   TpccMix mix = TpccMix::standard;
   std::uint64_t order_capacity = 0;      // new orders per district the append areas hold; 0: sized from the run
   double remote_item_probability = 0.01;      // New-Order: an item supplied by another warehouse
@@ -88,6 +106,7 @@ struct TxnEngineConfig {
   // loaded), at kFinish (before the results are gathered), or, with no point
   // named, this long into the run.
   InjectedFailure failure;
+  TestingFault testing_fault = TestingFault::none;   // testing aid: an engine bug put in on purpose
 };
 
 }  // namespace hpcdb

@@ -9,6 +9,7 @@
 #include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/gather.hpp"
 #include "hpcdb/txn/condition_results.hpp"
 #include "hpcdb/txn/lock_agent.hpp"
 #include "hpcdb/txn/trace/trace_output.hpp"
@@ -32,6 +33,11 @@ std::vector<RecordVersion> decode_versions(const std::vector<std::uint64_t>& wor
 
 void check_config(const TxnEngineConfig& config) {
   if (config.record_history && !config.access_data) throw UsageError("--check needs record access (drop --no-data)");
+  if (config.testing_fault == TestingFault::no_next_key_lock &&
+      (config.workload != WorkloadKind::tpcc || config.isolation != IsolationLevel::serializable)) {
+    throw UsageError("--testing-fault no-next-key-lock needs --workload tpcc under --isolation serializable (the only "
+                     "runs that take next-key locks)");
+  }
   if (config.lock_timeout_ns == 0) throw UsageError("--lock-timeout must be positive");
   if (config.retries < 0) throw UsageError("--retries must not be negative");
   if (!config.trace_out_dir.empty() && config.workload == WorkloadKind::synthetic) {
@@ -106,40 +112,61 @@ double load_data(const Cluster& cluster, const RunPlan& plan, DataStore& data) {
   return seconds;
 }
 
+// Every lock agent's facts for the others' consistency conditions, at every rank.
+std::vector<std::uint64_t> exchange_facts(const Cluster& cluster, const RunPlan& plan, DataStore& data, int agent) {
+  std::vector<std::uint64_t> mine;
+  if (agent >= 0) {
+    try {
+      mine = plan.workload->facts_for_others(data, *plan.space, agent);
+    } catch (const std::exception& e) {
+      cluster.fail(e.what(), 1);  // the others wait in the exchange below
+    }
+  }
+  return allgather_values(mine, cluster.world());
+}
+
 void check_results(const Cluster& cluster, const TxnEngineConfig& config, const RunPlan& plan, DataStore& data,
-                   const TransactionAgent* txn_agent, TxnRunResult& result) {
+                   const TransactionAgent* txn_agent, const LockAgent* lock_agent, TxnRunResult& result) {
   const MPI_Comm comm = cluster.world();
   const int agent = plan.roles->lock_agent_index(cluster.rank());
   MPI_Barrier(comm);  // every transaction has ended everywhere
+  const std::vector<std::uint64_t> facts = exchange_facts(cluster, plan, data, agent);
   std::vector<std::uint64_t> final_words;
   std::vector<ConditionResult> found;
   if (agent >= 0) {
     try {
       final_words = encode_versions(plan.workload->final_versions(data, *plan.space, agent));
-      found = plan.workload->check(data, *plan.space, agent);
+      found = plan.workload->check(data, *plan.space, agent, facts);
     } catch (const std::exception& e) {
       cluster.fail(e.what(), 1);  // the others wait in the gathers below
     }
   }
   static const std::vector<std::uint64_t> none;
-  const auto history = gather_words(comm, 0, txn_agent ? txn_agent->history() : none);
-  const auto finals = gather_words(comm, 0, final_words);
+  const auto history = gather_values<std::uint64_t>(txn_agent ? txn_agent->history() : none, 0, comm);
+  const auto votes = gather_values<std::uint64_t>(lock_agent ? lock_agent->vote_log() : none, 0, comm);
+  const auto finals = gather_values<std::uint64_t>(final_words, 0, comm);
   const auto conditions = gather_conditions(comm, 0, found);
   if (cluster.rank() != 0) return;
+  const WorkloadDefinition& workload = *plan.workload;
   result.check = check_history(decode_history(history), decode_versions(finals),
-                               config.isolation == IsolationLevel::serializable);
+                               config.isolation == IsolationLevel::serializable, decode_votes(votes),
+                               [&workload](LockId record) { return workload.record_name(record); });
   if (!conditions.empty()) result.conditions = conditions;
 }
 
 }  // namespace
 
-bool TxnRunResult::ok() const {
-  if (check && !check->ok) return false;
+bool TxnRunResult::ok() const { return failed_checks().empty(); }
+
+std::vector<std::string> TxnRunResult::failed_checks() const {
+  std::vector<std::string> failed;
+  if (check && !check->ok) failed.push_back("history check (" + check->problem.substr(0, check->problem.find(':')) + ")");
   if (conditions) {
-    for (const ConditionResult& c : *conditions)
-      if (c.violations > 0) return false;
+    for (const ConditionResult& c : *conditions) {
+      if (c.violations > 0) failed.push_back("consistency condition " + c.name);
+    }
   }
-  return true;
+  return failed;
 }
 
 // The phases are reported to whoever watches the job (net/progress_guard.hpp):
@@ -191,7 +218,7 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
   result.nodes = plan.roles->nodes();
   result.partitions = plan.space->partitions();
   result.type_names = plan.workload->type_names();
-  if (config.record_history) check_results(cluster, config, plan, data, txn_agent.get(), result);
+  if (config.record_history) check_results(cluster, config, plan, data, txn_agent.get(), lock_agent.get(), result);
   if (!config.trace_out_dir.empty()) {
     static const std::vector<TracedTransaction> none;
     run_collectively(comm, [&] {

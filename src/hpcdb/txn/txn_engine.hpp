@@ -30,6 +30,8 @@ struct TxnRunResult {
   std::optional<HistoryCheck> check;                // with record_history
   std::optional<std::vector<ConditionResult>> conditions;  // with record_history, if the workload has any
   bool ok() const;                                  // every check that ran passed
+  // The checks that failed, named for a person: "history check (serializability)", "consistency condition 4", ...
+  std::vector<std::string> failed_checks() const;
 };
 
 // Collective; the result is complete on rank 0 only.

@@ -8,11 +8,13 @@
 #include <cstdint>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "hpcdb/txn/agent_roles.hpp"
 #include "hpcdb/txn/data_store.hpp"
+#include "hpcdb/txn/serializability_checker.hpp"
 #include "hpcdb/txn/transaction.hpp"
 #include "hpcdb/txn/txn_config.hpp"
 #include "hpcdb/txn/txn_history.hpp"
@@ -77,10 +79,20 @@ class WorkloadDefinition {
 
   // At a lock agent before the run: fills its partitions and its replica.
   virtual void load(DataStore& store, const LockSpace& space, int agent) const = 0;
-  // At a lock agent after the run: the workload's consistency conditions over its partitions.
-  virtual std::vector<ConditionResult> check(DataStore& store, const LockSpace& space, int agent) const = 0;
+  // At a lock agent after the run, before check(): what its partitions say
+  // about other lock agents' partitions (TPC-C: payments recorded in one
+  // warehouse's history for customers of another), as words that every lock
+  // agent then receives from every other.
+  virtual std::vector<std::uint64_t> facts_for_others(DataStore&, const LockSpace&, int) const { return {}; }
+  // At a lock agent after the run: the workload's consistency conditions over
+  // its partitions; `facts`: every lock agent's facts_for_others, concatenated.
+  virtual std::vector<ConditionResult> check(DataStore& store, const LockSpace& space, int agent,
+                                             std::span<const std::uint64_t> facts) const = 0;
   // At a lock agent after the run: every record whose version is not 0 (the history check's final state).
   virtual std::vector<RecordVersion> final_versions(DataStore& store, const LockSpace& space, int agent) const = 0;
+
+  // A record (a lock id) as the history check's messages name it.
+  virtual std::string record_name(LockId record) const { return lock_id_name(record); }
 
   // At a transaction agent: its generator of transactions. Throws UsageError
   // when the agent cannot run this workload where it is placed.

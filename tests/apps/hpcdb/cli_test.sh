@@ -269,6 +269,10 @@ expect_failure txn_check_without_data "--check needs record access" txn --check 
 expect_failure tpcc_bad_mix "unknown mix 'random'" txn --workload tpcc --mix random --transactions 10
 expect_failure tpcc_no_data "--workload tpcc needs data access" txn --workload tpcc --no-data --transactions 10
 expect_failure txn_bad_workload "unknown workload 'tpch'" txn --workload tpch --transactions 10
+expect_failure txn_bad_testing_fault "unknown testing fault 'late-release' \\(use none, early-release, skip-undo, ignore-no-vote or no-next-key-lock\\)" txn --testing-fault late-release --transactions 10
+expect_failure txn_bad_homes "unknown --homes 'some'" txn --workload tpcc --homes some --transactions 10
+expect_failure txn_next_key_fault_synthetic "--testing-fault no-next-key-lock needs --workload tpcc under --isolation serializable" txn --testing-fault no-next-key-lock --transactions 10
+expect_failure txn_next_key_fault_read_committed "--testing-fault no-next-key-lock needs --workload tpcc under --isolation serializable" txn --workload tpcc --isolation read-committed --testing-fault no-next-key-lock --transactions 10
 expect_failure trace_without_dir "--workload trace needs --trace-dir" txn --workload trace --transactions 10
 expect_failure trace_dir_missing "lock trace directory '$work/no-traces' does not exist" txn --workload trace --trace-dir "$work/no-traces" --transactions 10
 mkdir -p "$work/bad-traces" && printf '1,12,IX,neword\n1,13,XX,neword\n' > "$work/bad-traces/wh000001.csv"
@@ -336,7 +340,8 @@ assert r["aborted"] == sum(r["aborts_by_cause"].values())
 assert abs(r["new_orders_per_minute"] - 60 * (r["types"]["new-order"]["committed"] + r["types"]["new-order"]["rolled_back"]) / r["seconds"]) < 1e-6 * r["new_orders_per_minute"] + 1e-9
 assert abs(sum(r["time_split"][k] for k in ["locking", "data_and_program", "vote", "end"]) - 1) < 1e-9
 assert r["locks_per_committed_txn"] > 40 and r["lock_agents_per_committed_txn"] >= 1
-assert r["history_check"]["ok"] and [c["violations"] for c in r["consistency"]] == [0, 0, 0, 0]
+assert r["history_check"]["ok"] and [c["violations"] for c in r["consistency"]] == [0] * 12
+assert r["testing_fault"] == "none"
 for t in r["types"].values():
     assert set(t["latency"]) == {"count", "median_us", "mean_us", "p99_us"}
 PY

@@ -46,9 +46,11 @@ class TpccTransactions : public ::testing::Test {
   }
   void SetUp() override { data_ = std::make_unique<MemoryData>(*loaded_); }
 
-  Transaction transaction(IsolationLevel isolation = IsolationLevel::serializable) {
+  Transaction transaction(IsolationLevel isolation = IsolationLevel::serializable,
+                          TestingFault fault = TestingFault::none) {
     TransactionSettings settings;
     settings.isolation = isolation;
+    settings.fault = fault;
     settings.record_history = true;
     return Transaction(locks_, *data_, space_, settings, metrics_);
   }
@@ -58,10 +60,9 @@ class TpccTransactions : public ::testing::Test {
   }
   const Item& item(int i) { return *reinterpret_cast<const Item*>(data_->region(2) + TpccLayout::item(i)); }
   void expect_consistent() {
-    for (int w = 1; w <= kWarehouses; ++w) {
-      for (const ConditionResult& c : check_consistency(data_->region(static_cast<std::uint32_t>(w - 1)), *layout_, w)) {
-        EXPECT_EQ(c.violations, 0u) << c.name << ": " << c.first_violation;
-      }
+    const std::byte* partitions[kWarehouses] = {data_->region(0), data_->region(1)};
+    for (const ConditionResult& c : check_consistency(partitions, *layout_)) {
+      EXPECT_EQ(c.violations, 0u) << c.name << ": " << c.first_violation;
     }
   }
   bool unchanged() { return data_->regions == loaded_->regions; }
@@ -318,6 +319,50 @@ TEST_F(TpccTransactions, DeliverySkipsAnEmptyDistrictAndLocksItsSupremum) {
   EXPECT_THROW(new_order.run(other), AttemptAborted);
   other.roll_back();
   txn.commit();
+}
+
+// Without next-key locks (the testing fault) the same Delivery holds no
+// supremum, and a New-Order appends to the queue it found empty: a phantom,
+// which its recorded range reads let the history check see.
+TEST_F(TpccTransactions, WithoutNextKeyLocksANewOrderAppendsBehindAnEmptyDelivery) {
+  for (int d = 1; d <= kDistricts; ++d) row<DistrictAreaHeader>(1, layout_->area_header(d)).new_order_head = 3001;
+  DeliveryProgram program(*layout_);
+  program.input = {1, 1, 1};
+  Transaction txn = transaction(IsolationLevel::serializable, TestingFault::no_next_key_lock);
+  txn.begin(4001);
+  program.run(txn);
+  EXPECT_EQ(program.output.skipped, 10);
+  EXPECT_EQ(txn.held(LockSpace::key_lock(kNewOrderTable, 0, order_supremum(4))), LockMode::NL);
+  ASSERT_EQ(txn.history().range_reads.size(), 10u);
+  EXPECT_EQ(txn.history().range_reads[3].first, LockSpace::key_lock(kNewOrderTable, 0, order_key(4, 1)));
+  EXPECT_EQ(txn.history().range_reads[3].last, LockSpace::key_lock(kNewOrderTable, 0, order_supremum(4)));
+  NewOrderProgram new_order(*layout_);
+  new_order.input = ten_lines(1, 4, 1);
+  Transaction other = transaction(IsolationLevel::serializable, TestingFault::no_next_key_lock);
+  other.begin(4002);
+  EXPECT_EQ(new_order.run(other), ProgramEnd::commit);
+  EXPECT_TRUE(other.commit());
+  txn.commit();
+}
+
+// A Delivery's history: the oldest new order read and deleted, the queue up
+// to it read as a range.
+TEST_F(TpccTransactions, DeliveryRecordsItsDeletesAndRangeReads) {
+  DeliveryProgram program(*layout_);
+  program.input = {2, 5, 1};
+  Transaction txn = transaction();
+  txn.begin(4003);
+  ASSERT_EQ(program.run(txn), ProgramEnd::commit);
+  const CommittedTxn& h = txn.history();
+  ASSERT_EQ(h.range_reads.size(), 10u);
+  const LockId oldest = LockSpace::key_lock(kNewOrderTable, 1, order_key(7, kFirstNewOrder));
+  EXPECT_EQ(h.range_reads[6].first, LockSpace::key_lock(kNewOrderTable, 1, order_key(7, 1)));
+  EXPECT_EQ(h.range_reads[6].last, oldest);
+  const auto deleted = std::find_if(h.writes.begin(), h.writes.end(), [&](const RecordWrite& w) { return w.record == oldest; });
+  ASSERT_NE(deleted, h.writes.end());
+  EXPECT_EQ(deleted->kind, WriteKind::remove);
+  EXPECT_TRUE(std::any_of(h.reads.begin(), h.reads.end(), [&](const RecordVersion& r) { return r.record == oldest; }));
+  EXPECT_TRUE(txn.commit());
 }
 
 TEST_F(TpccTransactions, StockLevelCountsLowStockOfTheLastTwentyOrders) {

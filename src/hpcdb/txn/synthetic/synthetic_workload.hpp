@@ -27,7 +27,9 @@ class SyntheticWorkload final : public WorkloadDefinition {
   std::uint32_t partitions(int lock_agents) const override { return static_cast<std::uint32_t>(lock_agents); }
   DataShape data_shape() const override;
   void load(DataStore& store, const LockSpace& space, int agent) const override;
-  std::vector<ConditionResult> check(DataStore&, const LockSpace&, int) const override { return {}; }
+  std::vector<ConditionResult> check(DataStore&, const LockSpace&, int, std::span<const std::uint64_t>) const override {
+    return {};
+  }
   std::vector<RecordVersion> final_versions(DataStore& store, const LockSpace& space, int agent) const override;
   std::unique_ptr<TransactionSource> source(const SourceContext& context) const override;
 

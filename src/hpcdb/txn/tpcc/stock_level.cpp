@@ -33,10 +33,11 @@ ProgramEnd StockLevelProgram::run(Transaction& txn) {
   for (;;) {
     const std::uint64_t end = db.peek(db.header_word(in.w, in.d, &DistrictAreaHeader::order_line_tail));
     for (; slot < end; ++slot) scan_line(db, in, slot, lowest, next);
-    if (!txn.serializable()) break;
+    if (!txn.next_key_locking()) break;
     db.lock(kOrderLineTable, in.w, order_line_supremum(in.d), LockMode::S);
     if (db.peek(db.header_word(in.w, in.d, &DistrictAreaHeader::order_line_tail)) == end) break;
   }
+  db.note_range_read(kOrderLineTable, in.w, order_line_key(in.d, lowest, 0), order_line_key(in.d, next, 0) - 1);
   std::sort(items_.begin(), items_.end());
   items_.erase(std::unique(items_.begin(), items_.end()), items_.end());
   for (int i : items_) {

@@ -8,6 +8,9 @@
 //  - the customer last-name index entry of one name,
 //  - a customer's entry in the orders-by-customer index (its latest order).
 #include <cstdint>
+#include <string>
+
+#include "hpcdb/txn/txn_ids.hpp"
 
 namespace hpcdb::tpcc {
 
@@ -44,5 +47,9 @@ constexpr std::uint64_t history_key(int d, std::uint64_t slot) { return (static_
 constexpr std::uint64_t name_key(int d, std::uint32_t name_hash) {
   return (static_cast<std::uint64_t>(d) << 32) | name_hash;
 }
+
+// A row's or an index entry's lock for a person: "new-order w1 d3 o2019",
+// "order-line w1 d3 o2019 n4", "customer w2 d1 c42", ...
+std::string record_name(LockId lock);
 
 }  // namespace hpcdb::tpcc

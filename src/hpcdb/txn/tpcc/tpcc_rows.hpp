@@ -3,9 +3,11 @@
 // which lock guards it, and the locking protocol around every access.
 //  - read: S on the row's key (held to the end under serializable; released
 //    right after the read under read committed), ancestors in IS;
-//  - read_for_update / update: X held to the end, ancestors in IX; an update
-//    stamps the row with the transaction's id (its version);
-//  - insert: under serializable, first an instant X on the next key of the
+//  - read_for_update / update / remove: X held to the end, ancestors in IX;
+//    an update or a delete stamps the row with the transaction's id (its
+//    version; a deleted row stays in its slot, marked deleted);
+//  - insert: under serializable (and unless the testing fault
+//    no-next-key-lock is in), first an instant X on the next key of the
 //    index the row joins (for TPC-C's appends always the district's
 //    supremum), so that a scan that reached the end of the index (and holds
 //    that key) keeps its result; then X on the new key. Once past a next key
@@ -93,11 +95,28 @@ class TpccRows {
   // its index (the district's supremum for appends), or 0 for a table no one scans.
   template <class Row>
   void insert(const RowRef& r, Row row, std::uint64_t next_key) {
-    if (next_key != 0 && txn_.serializable()) pass_next_key(r.table, r.partition, next_key);
+    if (next_key != 0 && txn_.next_key_locking()) pass_next_key(r.table, r.partition, next_key);
     lock_key(txn_, r.table, r.partition, r.key, LockMode::X);
-    if (txn_.recording_history()) txn_.note_write(r.lock(), txn_.read<TxnId>(r.at));
+    if (txn_.recording_history()) txn_.note_write(r.lock(), txn_.read<TxnId>(r.at), WriteKind::insert);
     row.version = txn_.id();
     txn_.write(r.at, row);
+  }
+
+  // Deletes the row read for update as `row`, leaving `row` (marked deleted
+  // by the caller) in its slot with this transaction's version.
+  template <class Row>
+  void remove(const RowRef& r, Row row) {
+    if (txn_.recording_history()) txn_.note_write(r.lock(), row.version, WriteKind::remove);
+    row.version = txn_.id();
+    txn_.write(r.at, row);
+  }
+
+  // For the history check: this transaction read the keys [first, last] of
+  // `table` in warehouse `w` as a whole (a scan); the rows it did not read were absent.
+  void note_range_read(std::uint32_t table, int w, std::uint64_t first, std::uint64_t last) {
+    if (txn_.recording_history()) {
+      txn_.note_range_read(LockSpace::key_lock(table, part(w), first), LockSpace::key_lock(table, part(w), last));
+    }
   }
 
   // A lock on an index key that no row stands for (a name, a supremum).

@@ -63,11 +63,24 @@ void TpccWorkload::load(DataStore& store, const LockSpace& space, int agent) con
   load_items(store.local_replica(), load_);
 }
 
-std::vector<ConditionResult> TpccWorkload::check(DataStore& store, const LockSpace& space, int agent) const {
+std::vector<std::uint64_t> TpccWorkload::facts_for_others(DataStore& store, const LockSpace& space, int agent) const {
   store.refresh_local_view();
+  std::vector<std::uint64_t> words;
+  for (std::uint32_t p = space.first_partition_of(agent); p < space.end_partition_of(agent); ++p) {
+    for (const CustomerPayment& paid : payments_to_other_warehouses(store.local_partition(p), layout_, static_cast<int>(p) + 1)) {
+      append_encoded(paid, words);
+    }
+  }
+  return words;
+}
+
+std::vector<ConditionResult> TpccWorkload::check(DataStore& store, const LockSpace& space, int agent,
+                                                 std::span<const std::uint64_t> facts) const {
+  store.refresh_local_view();
+  const std::vector<CustomerPayment> paid_elsewhere = decode_payments(facts);
   std::vector<std::vector<ConditionResult>> parts;
   for (std::uint32_t p = space.first_partition_of(agent); p < space.end_partition_of(agent); ++p) {
-    parts.push_back(check_consistency(store.local_partition(p), layout_, static_cast<int>(p) + 1));
+    parts.push_back(check_consistency(store.local_partition(p), layout_, static_cast<int>(p) + 1, paid_elsewhere));
   }
   return merge_conditions(parts);
 }
@@ -88,7 +101,7 @@ std::unique_ptr<TransactionSource> TpccWorkload::source(const SourceContext& con
   rules.constants = load_.constants;
   rules.remote_item = config_.remote_item_probability;
   rules.remote_customer = config_.remote_customer_probability;
-  const auto homes = assign_home_partitions(context.roles, context.space);
+  const auto homes = assign_home_partitions(context.roles, context.space, context.config.homes);
   std::vector<int> warehouses;
   for (std::uint32_t p : homes[static_cast<std::size_t>(context.roles.txn_agent_index(context.rank))]) {
     warehouses.push_back(static_cast<int>(p) + 1);

@@ -3,10 +3,12 @@
 // (--warehouses, range-partitioned over the lock agents), laid out by
 // tpcc_layout.hpp in the lock agent's node-shared memory, the item table in
 // every lock agent's replica; loaded as the initial database, checked after
-// the run (consistency conditions 1-4), and its five transactions drawn by
+// the run (consistency conditions 1-12, the lock agents exchanging the
+// payments made for customers of each other's warehouses), and its five transactions drawn by
 // each transaction agent for its home warehouses.
 #include "hpcdb/txn/tpcc/tpcc_inputs.hpp"
 #include "hpcdb/txn/tpcc/tpcc_layout.hpp"
+#include "hpcdb/txn/tpcc/tpcc_locks.hpp"
 #include "hpcdb/txn/tpcc/tpcc_population.hpp"
 #include "hpcdb/txn/txn_program.hpp"
 
@@ -23,8 +25,11 @@ class TpccWorkload final : public WorkloadDefinition {
   std::uint32_t partitions(int lock_agents) const override;
   DataShape data_shape() const override;
   void load(DataStore& store, const LockSpace& space, int agent) const override;
-  std::vector<ConditionResult> check(DataStore& store, const LockSpace& space, int agent) const override;
+  std::vector<std::uint64_t> facts_for_others(DataStore& store, const LockSpace& space, int agent) const override;
+  std::vector<ConditionResult> check(DataStore& store, const LockSpace& space, int agent,
+                                     std::span<const std::uint64_t> facts) const override;
   std::vector<RecordVersion> final_versions(DataStore& store, const LockSpace& space, int agent) const override;
+  std::string record_name(LockId record) const override { return tpcc::record_name(record); }
   std::unique_ptr<TransactionSource> source(const SourceContext& context) const override;
 
   const TpccLayout& layout() const { return layout_; }

@@ -1,10 +1,10 @@
 #include "hpcdb/txn/trace/trace_output.hpp"
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/net/gather.hpp"
 #include "hpcdb/txn/trace/lock_trace.hpp"
 #include "hpcdb/txn/trace/trace_lock_ids.hpp"
 #include "hpcdb/txn/trace/trace_workload.hpp"
-#include "hpcdb/txn/txn_history.hpp"
 
 namespace hpcdb {
 namespace {
@@ -25,7 +25,7 @@ void write_lock_traces(MPI_Comm comm, const std::string& dir, std::uint32_t part
                        const std::vector<std::string>& type_names, const std::vector<TracedTransaction>& mine) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  const auto words = gather_words(comm, 0, encode(mine));
+  const auto words = gather_values<std::uint64_t>(encode(mine), 0, comm);
   if (rank != 0) return;
   std::vector<std::vector<TraceTransaction>> files(partitions);
   for (std::size_t i = 0; i < words.size();) {

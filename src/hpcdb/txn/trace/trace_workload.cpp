@@ -119,7 +119,7 @@ std::string TraceWorkload::trace_name_of(const std::string& type_name) {
 }
 
 std::unique_ptr<TransactionSource> TraceWorkload::source(const SourceContext& context) const {
-  const auto homes = assign_home_partitions(context.roles, context.space);
+  const auto homes = assign_home_partitions(context.roles, context.space, context.config.homes);
   const auto agent = static_cast<std::size_t>(context.roles.txn_agent_index(context.rank));
   return std::make_unique<TraceSource>(dir_, warehouses_, locks_per_warehouse_, home_shares(homes, agent));
 }

@@ -29,7 +29,9 @@ class TraceWorkload final : public WorkloadDefinition {
   std::uint32_t partitions(int) const override { return warehouses_; }
   DataShape data_shape() const override { return {}; }
   void load(DataStore&, const LockSpace&, int) const override {}
-  std::vector<ConditionResult> check(DataStore&, const LockSpace&, int) const override { return {}; }
+  std::vector<ConditionResult> check(DataStore&, const LockSpace&, int, std::span<const std::uint64_t>) const override {
+    return {};
+  }
   std::vector<RecordVersion> final_versions(DataStore&, const LockSpace&, int) const override { return {}; }
   std::unique_ptr<TransactionSource> source(const SourceContext& context) const override;
 

@@ -1,6 +1,7 @@
 #include "hpcdb/apps/hpcdb/txn/txn_command.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 
@@ -44,9 +45,9 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
   txn.add_option("--warehouses", o.warehouses,
                  "TPC-C: warehouses, dealt in equal ranges to the lock agents (default: one per lock agent)");
   txn.add_option("--mix", o.mix,
-                 "TPC-C: standard (New-Order 45%, Payment 43%, Order-Status, Delivery, Stock-Level 4% each) or trace "
-                 "(10:10:1:1:1, the deck behind the thesis's lock traces)")
-      ->capture_default_str();
+                 "TPC-C: standard (New-Order 45%, Payment 43%, Order-Status, Delivery, Stock-Level 4% each; the "
+                 "default), trace (10:10:1:1:1, the deck behind the thesis's lock traces) or delivery-heavy (New-Order "
+                 "and Delivery 1:1; the default under --testing-fault no-next-key-lock)");
   txn.add_option("--order-capacity", o.order_capacity,
                  "TPC-C: new orders each district's append areas hold beyond the initial 3,000 (0: room for 500 per "
                  "second and district, or for all of a counted run's New-Orders)")
@@ -97,6 +98,9 @@ void add_txn_options(CLI::App& txn, TxnOptions& o) {
                  "Testing aid: where --fail-rank fails: start-up (before the data is loaded), run (--fail-after "
                  "seconds in) or finish (before the results are gathered)")
       ->capture_default_str();
+  txn.add_option("--testing-fault", o.testing_fault, testing_fault_help())->capture_default_str();
+  txn.add_option("--homes", o.homes, "TPC-C and trace: the warehouses each transaction agent issues transactions for: "
+                 "local (those of its node, shared round-robin; the default) or all (every agent every warehouse)");
   txn.add_option("--json", o.json, "Write the results as JSON to FILE, or to standard output with '-'");
 }
 
@@ -122,9 +126,10 @@ TxnEngineConfig resolve(const TxnOptions& o) {
   c.lock_agents = o.lock_agents;
   c.placement = parse_agent_placement(o.placement);
   c.workload = parse_workload_kind(o.workload);
+  c.testing_fault = parse_testing_fault(o.testing_fault);
   c.locks_per_agent = parse_count(o.locks_per_agent, "--locks-per-agent");
   c.warehouses = o.warehouses;
-  c.mix = parse_tpcc_mix(o.mix);
+  c.mix = o.mix.empty() ? default_tpcc_mix(c.testing_fault) : parse_tpcc_mix(o.mix);
   c.order_capacity = parse_count(o.order_capacity, "--order-capacity");
   c.trace_out_dir = o.trace_out;
   c.trace_dir = o.trace_dir;
@@ -161,6 +166,7 @@ TxnEngineConfig resolve(const TxnOptions& o) {
   c.failure.mode = parse_failure_mode(o.fail_how, "--fail-how");
   c.failure.at = failure_point_name(parse_failure_point(o.fail_during));
   c.failure.after_seconds = o.fail_after;
+  c.homes = o.homes.empty() ? default_home_assignment(c.testing_fault) : parse_home_assignment(o.homes);
   return c;
 }
 
@@ -176,8 +182,9 @@ int run_txn_command(const Cluster& cluster, const TxnOptions& options) {
     if (!options.json.empty()) write_json(options.json, txn_report_json(options, request.engine, result));
   });
   if (cluster.rank() != 0) return 0;  // rank 0 fails the job on a bad history
-  if (!result.ok()) return 1;
-  return 0;
+  const auto failed = result.failed_checks();
+  if (!failed.empty()) std::cerr << fmt::format("hpcdb txn: --check FAILED: {}\n", fmt::join(failed, "; "));
+  return failed.empty() ? 0 : 1;
 }
 
 }  // namespace hpcdb

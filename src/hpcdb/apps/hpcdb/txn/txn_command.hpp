@@ -22,7 +22,7 @@ struct TxnOptions {
   std::string isolation = "serializable";
   int locks_per_txn = 10;
   std::uint32_t warehouses = 0;
-  std::string mix = "standard";
+  std::string mix;  // empty: by the testing fault
   std::string order_capacity = "0";
   std::string trace_out;
   std::string trace_dir;
@@ -42,6 +42,8 @@ struct TxnOptions {
   double fail_after = 1;
   std::string fail_how = "kill";
   std::string fail_during = "run";
+  std::string testing_fault = "none";
+  std::string homes;  // empty: by the testing fault
   std::string json;
 };
 

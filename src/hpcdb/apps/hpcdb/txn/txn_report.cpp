@@ -130,6 +130,10 @@ std::string txn_report_text(const TxnOptions& o, const TxnEngineConfig& c, const
   out += fmt::format("hpcdb txn: {} workload, {}, {} (lock timeout {} ms), {} transport{}\n", to_string(c.workload),
                      to_string(c.isolation), to_string(c.policy), o.lock_timeout_ms, to_string(c.transport),
                      c.access_data ? "" : ", locks only (no record access)");
+  if (c.testing_fault != TestingFault::none) {
+    out += fmt::format("  TESTING FAULT: {} (an engine bug put in on purpose; homes {})\n", to_string(c.testing_fault),
+                       to_string(c.homes));
+  }
   out += fmt::format("  ranks {}: {} lock agent(s), {} transaction agent(s), {} node(s); {}\n", r.ranks,
                      r.lock_agents, r.txn_agents, r.nodes, workload_text(c, r));
   out += fmt::format("  committed {} in {:.3f} s: {:.0f} transactions/s", n.committed, m.seconds,
@@ -194,6 +198,7 @@ nlohmann::ordered_json txn_report_json(const TxnOptions& o, const TxnEngineConfi
     j["remote_probability"] = c.remote_probability;
   }
   j["record_access"] = c.access_data;
+  j["testing_fault"] = to_string(c.testing_fault);
   j["retries"] = c.retries;
   j["seconds"] = m.seconds;
   j["load_seconds"] = r.load_seconds;
