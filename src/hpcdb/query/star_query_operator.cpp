@@ -5,7 +5,6 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/storage/thread_cpu_time.hpp"
-#include "hpcdb/storage/thread_priority.hpp"
 
 namespace hpcdb {
 
@@ -16,47 +15,20 @@ StarQueryOperator::StarQueryOperator(std::map<std::uint32_t, StubClient*> tables
       next_query_id_(std::move(next_query_id)),
       render_(std::move(render)),
       silence_(std::move(silence)),
-      config_(config) {}
+      config_(config),
+      worker_([this](std::vector<StarRequest>& requests) { run_cycle(requests); }, config.background,
+              [this] { events_.close(); }) {}
 
 StarQueryOperator::~StarQueryOperator() { stop(); }
-
-void StarQueryOperator::start() {
-  thread_ = std::thread([this] { run(); });
-}
-
-void StarQueryOperator::stop() {
-  stop_.store(true);
-  requests_.close();
-  events_.close();
-  if (thread_.joinable()) thread_.join();
-}
-
-void StarQueryOperator::check() const {
-  std::lock_guard lock(mutex_);
-  if (failure_) std::rethrow_exception(failure_);
-}
 
 StarOperatorStats StarQueryOperator::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
 }
 
-void StarQueryOperator::run() {
-  if (config_.background) run_in_background();
-  try {
-    while (!stop_.load()) {
-      std::vector<StarRequest> requests = requests_.take_all(std::chrono::milliseconds(50));
-      if (!requests.empty()) run_cycle(requests);
-    }
-  } catch (...) {
-    std::lock_guard lock(mutex_);
-    failure_ = std::current_exception();
-  }
-}
-
 void StarQueryOperator::wait_for(OwedFragments owed, const std::function<void(const BatchEvent&)>& take) {
   while (!owed.empty()) {
-    if (stop_.load() && events_.closed()) throw Error("the star-query operator was stopped with results outstanding");
+    if (worker_.stopping() && events_.closed()) throw Error("the star-query operator was stopped with results outstanding");
     const std::vector<BatchEvent> events = events_.take_all(std::chrono::milliseconds(100));
     for (const BatchEvent& e : events) {
       const auto it = owed.find({e.table, e.fragment});

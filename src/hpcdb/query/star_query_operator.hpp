@@ -4,17 +4,14 @@
 // the start of a cycle, so that the queries of a batch share every scan and
 // every probe. Results arrive through consume() (from the stub clients, on
 // network threads) and are queued for the operator's thread.
-#include <atomic>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 #include "hpcdb/query/star_batch_cycle.hpp"
-#include "hpcdb/storage/batch_queue.hpp"
+#include "hpcdb/storage/batch_cycle_worker.hpp"
 
 namespace hpcdb {
 
@@ -42,17 +39,16 @@ class StarQueryOperator final : public BatchConsumer {
                     ValueRenderer render, std::function<double(int rank)> silence, const StarOperatorConfig& config);
   ~StarQueryOperator() override;
 
-  void submit(StarRequest request) { requests_.push(std::move(request)); }
+  void submit(StarRequest request) { worker_.push(std::move(request)); }
   void consume(BatchEvent event) override { events_.push(std::move(event)); }
-  void start();
-  void stop();
-  void check() const;  // rethrows what ended the thread, if anything did
+  void start() { worker_.start(); }
+  void stop() { worker_.stop(); }
+  void check() const { worker_.check(); }  // rethrows what ended the thread, if anything did
   StarOperatorStats stats() const;
   // One batch cycle on the calling thread (for tests; no thread started).
   void run_cycle(std::vector<StarRequest>& requests);
 
  private:
-  void run();
   // Feeds events to `take` until every owed fragment has ended.
   void wait_for(OwedFragments owed, const std::function<void(const BatchEvent&)>& take);
 
@@ -61,13 +57,10 @@ class StarQueryOperator final : public BatchConsumer {
   ValueRenderer render_;
   std::function<double(int)> silence_;
   StarOperatorConfig config_;
-  BatchQueue<StarRequest> requests_;
   BatchQueue<BatchEvent> events_;
-  std::thread thread_;
-  std::atomic<bool> stop_{false};
   mutable std::mutex mutex_;
-  std::exception_ptr failure_;
   StarOperatorStats stats_;
+  BatchCycleWorker<StarRequest> worker_;  // last: its thread stops before the members it uses go
 };
 
 }  // namespace hpcdb

@@ -8,48 +8,22 @@
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/storage/thread_cpu_time.hpp"
-#include "hpcdb/storage/thread_priority.hpp"
 
 namespace hpcdb {
 
 ScanServer::ScanServer(TableFragment& fragment, const ScanServerConfig& config, ChannelFor channels)
-    : fragment_(fragment), config_(config), channels_(std::move(channels)) {
+    : fragment_(fragment),
+      config_(config),
+      channels_(std::move(channels)),
+      worker_([this](std::vector<QueryBatch>& batches) { run_cycle(batches); }, config.background) {
   if (config_.workers < 1) throw UsageError("a scan needs at least one worker thread");
 }
 
 ScanServer::~ScanServer() { stop(); }
 
-void ScanServer::start() {
-  thread_ = std::thread([this] { run(); });
-}
-
-void ScanServer::stop() {
-  stop_.store(true);
-  queue_.close();
-  if (thread_.joinable()) thread_.join();
-}
-
-void ScanServer::check() const {
-  std::lock_guard lock(stats_mutex_);
-  if (failure_) std::rethrow_exception(failure_);
-}
-
 ScanServerStats ScanServer::stats() const {
   std::lock_guard lock(stats_mutex_);
   return stats_;
-}
-
-void ScanServer::run() {
-  if (config_.background) run_in_background();
-  try {
-    while (!stop_.load()) {
-      std::vector<QueryBatch> batches = queue_.take_all(std::chrono::milliseconds(50));
-      if (!batches.empty()) run_cycle(batches);
-    }
-  } catch (...) {
-    std::lock_guard lock(stats_mutex_);
-    failure_ = std::current_exception();
-  }
 }
 
 void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {

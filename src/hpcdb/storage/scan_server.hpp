@@ -6,15 +6,12 @@
 // BATCH to each engine with queries in it, scans the fragment once for all of
 // them (with `workers` threads over row ranges, each shipping its own
 // pieces), and ends each engine's batch with END BATCH.
-#include <atomic>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <mutex>
-#include <thread>
 
 #include "hpcdb/core/latency_histogram.hpp"
-#include "hpcdb/storage/batch_queue.hpp"
+#include "hpcdb/storage/batch_cycle_worker.hpp"
 #include "hpcdb/storage/result_writer.hpp"
 #include "hpcdb/storage/shared_scan.hpp"
 #include "hpcdb/storage/table_fragment.hpp"
@@ -49,28 +46,23 @@ class ScanServer {
   ScanServer(const ScanServer&) = delete;
   ScanServer& operator=(const ScanServer&) = delete;
 
-  void enqueue(QueryBatch batch) { queue_.push(std::move(batch)); }
-  void start();
-  void stop();  // finishes the cycle under way
+  void enqueue(QueryBatch batch) { worker_.push(std::move(batch)); }
+  void start() { worker_.start(); }
+  void stop() { worker_.stop(); }  // finishes the cycle under way
   // Rethrows what ended the operator's thread, if anything did.
-  void check() const;
+  void check() const { worker_.check(); }
   ScanServerStats stats() const;
   // Runs one cycle on the calling thread (for tests, with no thread started).
   void run_cycle(std::vector<QueryBatch>& batches);
 
  private:
-  void run();
-
   TableFragment& fragment_;
   ScanServerConfig config_;
   ChannelFor channels_;
-  BatchQueue<QueryBatch> queue_;
-  std::thread thread_;
-  std::atomic<bool> stop_{false};
-  std::exception_ptr failure_;
   mutable std::mutex stats_mutex_;
   ScanServerStats stats_;
   std::uint64_t next_batch_ = 1;
+  BatchCycleWorker<QueryBatch> worker_;  // last: its thread stops before the members it uses go
 };
 
 }  // namespace hpcdb
