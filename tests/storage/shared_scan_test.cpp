@@ -75,9 +75,11 @@ bool passes(const ColumnTable& t, std::size_t row, const StorageQuery& q) {
 using Tuples = std::vector<std::pair<std::vector<std::uint64_t>, std::vector<std::byte>>>;
 
 void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engine, std::uint64_t seed,
-              ResultLayout layout, std::size_t piece_bytes) {
+              ResultLayout layout, std::size_t piece_bytes, Evaluation evaluation = Evaluation::automatic,
+              bool clustered = false) {
   std::mt19937_64 rng(seed);
-  const ColumnTable table = random_table(rows, rng);
+  ColumnTable table = random_table(rows, rng);
+  if (clustered) table.cluster_by(0);
   const std::vector<ColumnStats> ranges = column_stats(table);
   std::vector<std::vector<StorageQuery>> queries(queries_per_engine.size());
   QueryId next = 1;
@@ -93,7 +95,11 @@ void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engi
   }
   std::vector<PositionedQuery> positioned;
   const std::size_t words = assign_positions(table.schema(), shares, positioned);
-  const PredicateIndex index(table, ranges, positioned, words);
+  const ScanPlan plan(table, ranges, positioned, words, evaluation);
+  if (evaluation != Evaluation::automatic) {
+    EXPECT_EQ(plan.evaluation(), evaluation);
+  }
+  const ZoneMap zones(table);
 
   std::vector<testing::CollectingChannel> channels(shares.size());
   std::vector<std::unique_ptr<ResultStream>> streams;
@@ -105,12 +111,15 @@ void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engi
     writers.push_back(std::make_unique<ResultWriter>(*streams.back(), 0, 0, 1, shares[e].record, layout, piece_bytes));
     raw.push_back(writers.back().get());
   }
-  // Two row ranges, as two workers would scan them.
-  const ScanCounts first = shared_scan(table, index, shares, raw, 0, rows / 3);
-  const ScanCounts second = shared_scan(table, index, shares, raw, rows / 3, rows);
+  // Two calls taking zones from one counter, as two workers would.
+  TaskCounter zones_left(zones.zones());
+  ScanCounts counts = shared_scan(table, zones, plan, shares, raw, zones_left);
+  counts += shared_scan(table, zones, plan, shares, raw, zones_left);
   for (auto* w : raw) w->flush(true);
-  EXPECT_EQ(first.rows + second.rows, rows);
+  EXPECT_EQ(counts.rows + counts.rows_skipped, rows);
+  EXPECT_EQ(counts.zones, zones.zones());
 
+  std::uint64_t emitted = 0;
   for (std::size_t e = 0; e < shares.size(); ++e) {
     const RecordLayout& record = shares[e].record;
     Tuples expected;
@@ -144,12 +153,27 @@ void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engi
       }
     }
     ASSERT_EQ(got.size(), expected.size()) << "engine " << e;
+    // Zones are taken in order here (one thread), so rows come in table order.
     EXPECT_TRUE(got == expected) << "engine " << e;
+    emitted += got.size();
   }
+  EXPECT_EQ(counts.emitted, emitted);
 }
 
 TEST(SharedScan, MatchesPlainEvaluationOneEngine) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) run_case(5000, {20}, seed, ResultLayout::tuple_free, 4096);
+}
+
+// Both ways of evaluating predicates, over several zones (some of them
+// skipped when the table is clustered by a column the predicates read).
+TEST(SharedScan, PerQueryAndIndexedEvaluationAgree) {
+  for (const Evaluation e : {Evaluation::per_query, Evaluation::indexed}) {
+    for (std::uint64_t seed = 41; seed <= 43; ++seed) {
+      run_case(3 * ZoneMap::kZoneRows + 777, {1}, seed, ResultLayout::tuple_free, 1 << 16, e);
+      run_case(2 * ZoneMap::kZoneRows + 5, {9, 70}, seed, ResultLayout::tuple_free, 1 << 16, e);
+      run_case(4 * ZoneMap::kZoneRows + 100, {3, 2}, seed, ResultLayout::general, 1 << 15, e, true);
+    }
+  }
 }
 
 TEST(SharedScan, MatchesPlainEvaluationSeveralEnginesAndWords) {

@@ -17,8 +17,8 @@ LookupOperator::LookupOperator(StubClient& table, Priority priority, std::functi
       next_query_id_(std::move(next_query_id)),
       silence_(std::move(silence)),
       reply_timeout_(reply_timeout),
-      worker_([this](std::vector<PointRequest>& requests) { run_cycle(requests); }, false,
-              [this] { events_.close(); }) {}
+      worker_([this](std::vector<PointRequest>& requests) { run_cycle(requests); },
+              {.background = false, .on_stop = [this] { events_.close(); }, .on_idle = {}}) {}
 
 LookupOperator::~LookupOperator() { stop(); }
 

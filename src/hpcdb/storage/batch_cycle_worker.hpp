@@ -22,17 +22,20 @@
 
 namespace hpcdb {
 
+struct BatchCycleOptions {
+  bool background = false;          // the thread in the idle scheduling class (thread_priority.hpp)
+  std::function<void()> on_stop;    // called by stop() once the stop is flagged, before the thread is joined
+                                    // (to wake a cycle that waits for something else than the queue)
+  std::function<void()> on_idle;    // called on the thread when nothing came for a while
+};
+
 template <class Item>
 class BatchCycleWorker {
  public:
   using Cycle = std::function<void(std::vector<Item>& items)>;
 
-  // `background`: the thread runs in the idle scheduling class
-  // (thread_priority.hpp). `on_stop`: called by stop() after the stop is
-  // flagged and before the thread is joined (to wake a cycle that waits for
-  // something else than the queue).
-  explicit BatchCycleWorker(Cycle cycle, bool background = false, std::function<void()> on_stop = {})
-      : cycle_(std::move(cycle)), background_(background), on_stop_(std::move(on_stop)) {}
+  explicit BatchCycleWorker(Cycle cycle, BatchCycleOptions options = {})
+      : cycle_(std::move(cycle)), options_(std::move(options)) {}
   ~BatchCycleWorker() { stop(); }
   BatchCycleWorker(const BatchCycleWorker&) = delete;
   BatchCycleWorker& operator=(const BatchCycleWorker&) = delete;
@@ -44,7 +47,7 @@ class BatchCycleWorker {
   void stop() {
     stop_.store(true);
     queue_.close();
-    if (on_stop_) on_stop_();
+    if (options_.on_stop) options_.on_stop();
     if (thread_.joinable()) thread_.join();
   }
   bool stopping() const { return stop_.load(); }
@@ -60,11 +63,15 @@ class BatchCycleWorker {
   static constexpr std::chrono::milliseconds kIdleWait{50};
 
   void run() {
-    if (background_) run_in_background();
+    if (options_.background) run_in_background();
     try {
       while (!stop_.load()) {
         std::vector<Item> items = queue_.take_all(kIdleWait);
-        if (!items.empty()) cycle_(items);
+        if (!items.empty()) {
+          cycle_(items);
+        } else if (options_.on_idle && !stop_.load()) {
+          options_.on_idle();
+        }
       }
     } catch (...) {
       std::lock_guard lock(failure_mutex_);
@@ -73,8 +80,7 @@ class BatchCycleWorker {
   }
 
   Cycle cycle_;
-  bool background_;
-  std::function<void()> on_stop_;
+  BatchCycleOptions options_;
   BatchQueue<Item> queue_;
   std::atomic<bool> stop_{false};
   mutable std::mutex failure_mutex_;

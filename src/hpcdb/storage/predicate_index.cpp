@@ -8,9 +8,30 @@
 #include "hpcdb/core/error.hpp"
 
 namespace hpcdb {
-namespace {
 
-}  // namespace
+const Predicate* PredicateIndex::indexable(const StorageQuery& query, const ColumnTable& table,
+                                           std::span<const ColumnStats> stats, std::size_t words, double& fraction) {
+  const Predicate* best = nullptr;
+  double best_fraction = std::numeric_limits<double>::infinity();
+  fraction = 1;
+  for (const Predicate& p : query.predicates) {
+    if (p.column >= table.columns() || table.schema().columns[p.column].type == ColumnType::text) {
+      throw Error("a query has a predicate on column " + std::to_string(p.column) + ", which table " +
+                  table.schema().name + " has no numbers in");
+    }
+    const ColumnRange& range = stats[p.column].range;
+    const double f = pass_fraction(p, stats[p.column]);
+    if (f == 0) {
+      fraction = 0;
+      return nullptr;
+    }
+    const auto domain = static_cast<double>(range.max - range.min) + 1;
+    if (domain * static_cast<double>(words) * 8 > static_cast<double>(kMaxTableBytes)) continue;
+    if (f < best_fraction) best = &p, best_fraction = f;
+  }
+  if (best != nullptr) fraction = best_fraction;
+  return best;
+}
 
 PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnStats> stats,
                                std::span<const PositionedQuery> queries, std::size_t words)
@@ -25,22 +46,9 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnS
   // among those on columns whose value table stays within kMaxTableBytes.
   std::vector<std::pair<const PositionedQuery*, const Predicate*>> indexed;
   for (const PositionedQuery& q : queries) {
-    const Predicate* best = nullptr;
-    double best_fraction = std::numeric_limits<double>::infinity();
-    bool impossible = false;
-    for (const Predicate& p : q.query->predicates) {
-      if (p.column >= table.columns() || table.schema().columns[p.column].type == ColumnType::text) {
-        throw Error("a query has a predicate on column " + std::to_string(p.column) + ", which table " +
-                    table.schema().name + " has no numbers in");
-      }
-      const ColumnRange& range = stats[p.column].range;
-      const double fraction = pass_fraction(p, stats[p.column]);
-      if (fraction == 0) impossible = true;
-      const auto domain = static_cast<double>(range.max - range.min) + 1;
-      if (domain * static_cast<double>(words) * 8 > static_cast<double>(kMaxTableBytes)) continue;
-      if (fraction < best_fraction) best = &p, best_fraction = fraction;
-    }
-    if (impossible) {
+    double fraction = 1;
+    const Predicate* best = indexable(*q.query, table, stats, words, fraction);
+    if (fraction == 0) {
       ++stats_.pruned;
       continue;
     }
@@ -56,7 +64,7 @@ PredicateIndex::PredicateIndex(const ColumnTable& table, std::span<const ColumnS
       if (&p != best) residual.emplace_back(pass_fraction(p, stats[p.column]), &p);
     }
     std::stable_sort(residual.begin(), residual.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-    for (const auto& [fraction, p] : residual) {
+    for (const auto& [share, p] : residual) {
       residuals_[q.position].push_back({table.data(p->column), table.schema().columns[p->column].type, p});
       ++stats_.residual_predicates;
     }
@@ -153,51 +161,6 @@ void PredicateIndex::or_column(const ColumnIndex& index, std::size_t first, std:
       for (std::size_t w = 0; w < words_; ++w) mask[w] |= bits[w];
     }
   }
-}
-
-namespace {
-
-template <class T>
-std::size_t keep_in_range(const T* values, std::int64_t low, std::int64_t high, std::uint16_t* rows, std::size_t n) {
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto v = static_cast<std::int64_t>(values[rows[i]]);
-    rows[kept] = rows[i];
-    kept += (v >= low) & (v <= high);
-  }
-  return kept;
-}
-
-template <class T>
-std::size_t keep_in_set(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
-  std::size_t kept = 0;
-  const std::uint64_t* bits = p.bits.data();
-  const auto span = static_cast<std::uint64_t>(p.high - p.low);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[rows[i]]) - p.low);
-    rows[kept] = rows[i];
-    kept += d <= span && ((bits[d >> 6] >> (d & 63)) & 1);
-  }
-  return kept;
-}
-
-template <class T>
-std::size_t keep_typed(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
-  if (p.empty()) return 0;
-  return p.kind == Predicate::Kind::range ? keep_in_range(values, p.low, p.high, rows, n) : keep_in_set(values, p, rows, n);
-}
-
-}  // namespace
-
-std::size_t PredicateIndex::keep_passing(const BoundPredicate& b, std::size_t first, std::uint16_t* rows, std::size_t n) {
-  switch (b.type) {
-    case ColumnType::u8: return keep_typed(reinterpret_cast<const std::uint8_t*>(b.column) + first, *b.predicate, rows, n);
-    case ColumnType::u16: return keep_typed(reinterpret_cast<const std::uint16_t*>(b.column) + first, *b.predicate, rows, n);
-    case ColumnType::i32: return keep_typed(reinterpret_cast<const std::int32_t*>(b.column) + first, *b.predicate, rows, n);
-    case ColumnType::i64: return keep_typed(reinterpret_cast<const std::int64_t*>(b.column) + first, *b.predicate, rows, n);
-    case ColumnType::text: break;
-  }
-  return 0;
 }
 
 std::uint64_t PredicateIndex::check_residuals(std::size_t first, std::size_t rows, std::uint64_t* masks,

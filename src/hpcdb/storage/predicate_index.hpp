@@ -17,6 +17,7 @@
 
 #include "hpcdb/storage/column_stats.hpp"
 #include "hpcdb/storage/column_table.hpp"
+#include "hpcdb/storage/predicate_kernels.hpp"
 #include "hpcdb/storage/storage_query.hpp"
 
 namespace hpcdb {
@@ -44,6 +45,11 @@ class PredicateIndex {
   // `words`: 64-bit words per bitset (positions < 64 x words).
   PredicateIndex(const ColumnTable& table, std::span<const ColumnStats> stats, std::span<const PositionedQuery> queries,
                  std::size_t words);
+  // The predicate of `query` that an index with `words`-word bitsets would
+  // index (null: none fits a value table), and in `fraction` the share of
+  // rows it passes (0: the query can match no row, by any of its predicates).
+  static const Predicate* indexable(const StorageQuery& query, const ColumnTable& table,
+                                    std::span<const ColumnStats> stats, std::size_t words, double& fraction);
 
   std::size_t words() const { return words_; }
   // The candidate bitsets of rows [first, first + rows): rows x words() words.
@@ -70,21 +76,6 @@ class PredicateIndex {
   const PredicateIndexStats& stats() const { return stats_; }
 
  private:
-  struct BoundPredicate {
-    const std::byte* column = nullptr;
-    ColumnType type = ColumnType::i32;
-    const Predicate* predicate = nullptr;
-    std::int64_t value(std::size_t row) const {
-      switch (type) {
-        case ColumnType::u8: return reinterpret_cast<const std::uint8_t*>(column)[row];
-        case ColumnType::u16: return reinterpret_cast<const std::uint16_t*>(column)[row];
-        case ColumnType::i32: return reinterpret_cast<const std::int32_t*>(column)[row];
-        case ColumnType::i64: return reinterpret_cast<const std::int64_t*>(column)[row];
-        case ColumnType::text: break;
-      }
-      return 0;
-    }
-  };
   // A column's value table holds, per value, only the bits of the queries
   // indexed on that column (local bit i: the i-th of them), in as few bytes
   // as they need, so that it stays small enough for the caches; small
@@ -107,8 +98,6 @@ class PredicateIndex {
   void or_column_one_word(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
   template <class T>
   void or_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
-  // Keeps, of the `n` block rows in `rows`, those whose value passes `b`; returns how many.
-  static std::size_t keep_passing(const BoundPredicate& b, std::size_t first, std::uint16_t* rows, std::size_t n);
 
   const ColumnTable& table_;
   std::size_t words_;

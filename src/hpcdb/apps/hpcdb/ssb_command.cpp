@@ -87,6 +87,29 @@ nlohmann::ordered_json query_stream(const SsbOptions& o, const SsbRun& run) {
   return {{"scale", o.scale}, {"seed", o.seed}, {"clients", clients}};
 }
 
+// The answers file: the run's data and deployment, every engine's answers,
+// and the update logs of the key-value fragments (each table's logs by
+// fragment), which the answers' "seen" counts are prefixes of.
+nlohmann::ordered_json answers_document(const SsbOptions& o, const Deployment& d, const Placement& placement,
+                                        const SsbGathered& g) {
+  nlohmann::ordered_json updates = nlohmann::ordered_json::object();
+  for (const auto& log : g.updates) {
+    const std::string table = log["table"].get<std::string>();
+    const auto t = log["table_id"].get<std::size_t>();
+    if (!updates.contains(table)) updates[table] = nlohmann::ordered_json::array();
+    while (updates[table].size() < placement.engines_of(t).size()) updates[table].push_back(nlohmann::ordered_json::array());
+    updates[table][log["fragment"].get<std::size_t>()] = log["log"];
+  }
+  return {{"config",
+           {{"scale", o.scale},
+            {"seed", o.seed},
+            {"deployment", to_string(d.mode())},
+            {"storage_engines", d.storage_engines()},
+            {"query_engines", d.query_engines()}}},
+          {"answers", g.answers},
+          {"updates", updates}};
+}
+
 }  // namespace
 
 int run_ssb_command(const Cluster& cluster, const SsbOptions& o) {
@@ -194,7 +217,10 @@ int run_ssb_command(const Cluster& cluster, const SsbOptions& o) {
   if (engine) {
     share.numbers["query_engine"] = engine_numbers(engine->stats(), workload);
     add_histograms(share, workload);
-    for (const ssb::QueryAnswer& a : workload.answers) share.answers.push_back(answer_json(a));
+    for (const ssb::QueryAnswer& a : workload.answers) share.answers.push_back(answer_json(a, deployment->engine_of_rank(rank)));
+  }
+  if (storage) {
+    for (const UpdateLog& log : storage->update_logs()) share.updates.push_back(update_log_json(log, catalog.tables[log.table].schema));
   }
   share.numbers["layer"] = layer_numbers(layer.stats());
   // Messages still on their way (heartbeats) are handled by the engines'
@@ -209,7 +235,7 @@ int run_ssb_command(const Cluster& cluster, const SsbOptions& o) {
     const nlohmann::ordered_json document = ssb_document(o, run, *deployment, gathered);
     print_ssb_report(document);
     if (!o.json.empty()) write_json(o.json, document);
-    if (!o.answers.empty()) write_json(o.answers, gathered.answers);
+    if (!o.answers.empty()) write_json(o.answers, answers_document(o, *deployment, *placement, gathered));
   });
   return 0;
 }
