@@ -273,7 +273,15 @@ void StarBatchCycle::take_fact_event(const BatchEvent& e) {
     for (std::size_t i = 0; i < r.positions.size(); ++i) {
       if (r.positions[i] != kForeign) set_bit(r.own.data(), i);
     }
-    for (const Dimension& d : dims_) r.keys.push_back(field_of(e.start->record, d.fact_column));
+    r.int32_keys = true;
+    for (const Dimension& d : dims_) {
+      const Field key = field_of(e.start->record, d.fact_column);
+      // Dimension tables beyond the second-level cache are prefetched.
+      const bool large = d.rows->slot_bytes() > (std::size_t{256} << 10);
+      r.dims.push_back({d.rows.get(), d.rows->pass_through_words(), key.offset, key.width, large});
+      r.int32_keys &= key.width == 4;
+      r.prefetch |= large;
+    }
     for (std::uint16_t c : measure_columns_) r.measures.push_back(field_of(e.start->record, c));
     fact_readers_[e.fragment] = std::move(r);
     return;
@@ -282,10 +290,12 @@ void StarBatchCycle::take_fact_event(const BatchEvent& e) {
   const Clock::time_point start = Clock::now();
   const FactReader& reader = fact_readers_.at(e.fragment);
   const ResultPieceView piece(e.payload->bytes());
-  if (words_ == 1) {
-    probe_tuples<1>(reader, piece, e.start->record);
+  if (words_ == 1 && reader.int32_keys) {
+    probe_tuples<1, true>(reader, piece, e.start->record);
+  } else if (words_ == 1) {
+    probe_tuples<1, false>(reader, piece, e.start->record);
   } else {
-    probe_tuples<0>(reader, piece, e.start->record);
+    probe_tuples<0, false>(reader, piece, e.start->record);
   }
   const Clock::time_point probed = Clock::now();
   aggregate_survivors(reader, piece, e.start->record);
@@ -313,24 +323,36 @@ void StarBatchCycle::aggregate(std::size_t q, const std::uint64_t* const* slots,
 // dimension with the bitset of the dimension row its key finds (or with the
 // queries that do not join that dimension); the rows some query still joins
 // go to the survivors with their masks and slots. kWords: bitset words (0:
-// any number); dimension slots a few rows ahead are prefetched.
-template <std::size_t kWords>
+// any number); kInt32Keys: every foreign key is 4 bytes (SSB's are); slots
+// of large dimension tables a few rows ahead are prefetched.
+template <std::size_t kWords, bool kInt32Keys>
 void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record) {
   constexpr std::size_t kPrefetch = 8;
   const std::size_t words = kWords == 0 ? words_ : kWords;
-  const std::size_t dims = dims_.size();
+  const std::size_t dims = reader.dims.size();
+  const ProbeDim* probe_dims = reader.dims.data();
   const std::size_t bitset_words = record.bitset_bytes / 8;
   const std::size_t tuples = piece.tuples();
+  const auto key_of = [](const std::byte* rec, const ProbeDim& d) -> std::int64_t {
+    if constexpr (kInt32Keys) {
+      std::int32_t v;
+      std::memcpy(&v, rec + d.offset, 4);
+      return v;
+    } else {
+      return read_field(rec + d.offset, d.width);
+    }
+  };
   Survivors& out = survivors_;
   out.tuples.resize(tuples);
   out.masks.resize(tuples * words);
   out.slots.resize(tuples * dims);
   std::size_t kept = 0;
   for (std::size_t t = 0; t < tuples; ++t) {
-    if (t + kPrefetch < tuples) {
+    if (reader.prefetch && t + kPrefetch < tuples) {
       const std::byte* ahead = piece.record(t + kPrefetch, record.bitset_bytes);
       for (std::size_t d = 0; d < dims; ++d) {
-        const std::uint64_t* a = dims_[d].rows->slot_address(read_field(ahead + reader.keys[d].offset, reader.keys[d].width));
+        if (!probe_dims[d].prefetch) continue;
+        const std::uint64_t* a = probe_dims[d].table->slot_address(key_of(ahead, probe_dims[d]));
         if (a != nullptr) __builtin_prefetch(a);
       }
     }
@@ -357,12 +379,11 @@ void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceVie
     }
     std::uint64_t any = 1;
     for (std::size_t d = 0; d < dims && any != 0; ++d) {
-      const DimensionTable& table = *dims_[d].rows;
-      slots[d] = table.slot(read_field(rec + reader.keys[d].offset, reader.keys[d].width));
-      const std::uint64_t* pass = table.pass_through_words();
+      const ProbeDim& pd = probe_dims[d];
+      slots[d] = pd.table->slot(key_of(rec, pd));
       any = 0;
       for (std::size_t w = 0; w < words; ++w) {
-        mask[w] &= pass[w] | slots[d][w];
+        mask[w] &= pd.pass[w] | slots[d][w];
         any |= mask[w];
       }
     }

@@ -104,12 +104,22 @@ class StarBatchCycle {
     std::size_t offset = 0;
     std::size_t width = 0;
   };
+  // A dimension as the probe reads it.
+  struct ProbeDim {
+    const DimensionTable* table = nullptr;
+    const std::uint64_t* pass = nullptr;  // its pass-through bits
+    std::size_t offset = 0;               // of the foreign key in the fact record
+    std::size_t width = 0;
+    bool prefetch = false;
+  };
   // How the fact records of one fragment's batch are read.
   struct FactReader {
     std::vector<std::size_t> positions;  // bit -> batch position (kForeign: another cycle's query)
     std::vector<std::uint64_t> own;      // the bits of this cycle's queries
     bool identity = false;
-    std::vector<Field> keys;             // by dimension
+    std::vector<ProbeDim> dims;          // by dimension
+    bool int32_keys = false;             // every foreign key 4 bytes
+    bool prefetch = false;               // some dimension is prefetched
     std::vector<Field> measures;         // by the batch's measure columns
   };
   // The fact rows of a piece that some query still joins: their masks and
@@ -127,7 +137,7 @@ class StarBatchCycle {
   static Field field_of(const RecordLayout& record, std::uint16_t column);
   std::vector<std::size_t> positions_of(const StartBatch& start, const std::unordered_map<QueryId, std::size_t>& ids) const;
   void note_version(const BatchEvent& event);
-  template <std::size_t kWords>
+  template <std::size_t kWords, bool kInt32Keys>
   void probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record);
   void aggregate_survivors(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record);
   void aggregate(std::size_t query, const std::uint64_t* const* slots, const std::int64_t* measures);

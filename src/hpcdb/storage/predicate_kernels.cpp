@@ -42,6 +42,7 @@ template <class T>
 
 // Compiled for AVX2 and for the baseline; the loader picks one for this CPU.
 #define HPCDB_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#define HPCDB_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
 
 HPCDB_SIMD_CLONES void and_range_u8(const std::uint8_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
                                     std::uint8_t* pass) {
@@ -76,6 +77,14 @@ std::size_t keep_in_range(const T* values, std::int64_t low, std::int64_t high, 
   return kept;
 }
 
+// Whether `d` (a value less the set's low bound) is a member: a bit of the
+// bitmap, read at offset 0 when d is out of bounds (no branch either way).
+inline std::uint64_t set_member(const std::uint64_t* bits, std::uint64_t span, std::uint64_t d) {
+  const std::uint64_t inside = d <= span ? 1 : 0;
+  const std::uint64_t at = inside != 0 ? d : 0;
+  return inside & (bits[at >> 6] >> (at & 63));
+}
+
 template <class T>
 std::size_t keep_in_set(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
   std::size_t kept = 0;
@@ -84,7 +93,7 @@ std::size_t keep_in_set(const T* values, const Predicate& p, std::uint16_t* rows
   for (std::size_t i = 0; i < n; ++i) {
     const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[rows[i]]) - p.low);
     rows[kept] = rows[i];
-    kept += d <= span && ((bits[d >> 6] >> (d & 63)) & 1);
+    kept += set_member(bits, span, d);
   }
   return kept;
 }
@@ -113,7 +122,7 @@ std::size_t list_in_set(const T* values, const Predicate& p, std::uint16_t* rows
   for (std::size_t i = 0; i < n; ++i) {
     const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[i]) - p.low);
     rows[kept] = static_cast<std::uint16_t>(i);
-    kept += d <= span && ((bits[d >> 6] >> (d & 63)) & 1);
+    kept += set_member(bits, span, d);
   }
   return kept;
 }
@@ -142,6 +151,12 @@ void and_range(const BoundPredicate& b, std::size_t first, std::size_t rows, std
     case ColumnType::text: break;
   }
   std::memset(pass, 0, rows);
+}
+
+HPCDB_POPCNT_CLONES std::uint64_t count_bits(const std::uint64_t* words, std::size_t n) {
+  std::uint64_t bits = 0;
+  for (std::size_t i = 0; i < n; ++i) bits += static_cast<std::uint64_t>(__builtin_popcountll(words[i]));
+  return bits;
 }
 
 std::size_t list_passing(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list) {

@@ -35,6 +35,8 @@ struct BoundPredicate {
 
 // pass[i] &= (row first + i passes the range predicate `b`), for i < rows.
 void and_range(const BoundPredicate& b, std::size_t first, std::size_t rows, std::uint8_t* pass);
+// Set bits in words[0 .. n).
+std::uint64_t count_bits(const std::uint64_t* words, std::size_t n);
 // The i < rows with pass[i] != 0, in order, into `list`; returns how many.
 std::size_t list_passing(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list);
 // The i < rows whose row first + i passes `b` (range or set), in order, into

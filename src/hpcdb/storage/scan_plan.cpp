@@ -203,18 +203,18 @@ void ScanPlan::evaluate_per_query(const ZoneQueries& zone, std::size_t first, st
 void ScanPlan::evaluate_indexed(const ZoneQueries& zone, std::size_t first, std::size_t rows, std::uint64_t* masks,
                                 Scratch& scratch) const {
   index_->candidates(first, rows, masks);
-  for (std::size_t r = 0; r < rows; ++r) {
-    for (std::size_t w = 0; w < words_; ++w) masks[r * words_ + w] &= zone.active[w];
+  if (zone.count < plans_.size()) {
+    for (std::size_t r = 0; r < rows; ++r) {
+      for (std::size_t w = 0; w < words_; ++w) masks[r * words_ + w] &= zone.active[w];
+    }
   }
   index_->check_residuals(first, rows, masks, scratch.index);
   for (std::size_t r = 0; r < rows; ++r) {
     std::uint64_t any = 0;
-    for (std::size_t w = 0; w < words_; ++w) {
-      any |= masks[r * words_ + w];
-      scratch.matches += static_cast<std::uint64_t>(std::popcount(masks[r * words_ + w]));
-    }
+    for (std::size_t w = 0; w < words_; ++w) any |= masks[r * words_ + w];
     if (any != 0) scratch.touched.push_back(static_cast<std::uint16_t>(r));
   }
+  scratch.matches += count_bits(masks, rows * words_);
 }
 
 }  // namespace hpcdb
