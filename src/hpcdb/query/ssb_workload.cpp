@@ -38,16 +38,26 @@ class Driver {
           standard_.push_back({name, standard_parameters(name)});
         }
       }
+      std::vector<StarRequest> first;
       for (unsigned c = 0; c < config_.clients; ++c) {
         std::optional<SsbQuery> next = next_standard(false);
         if (!next) break;
-        issue(*next, nullptr);
+        first.push_back(make_request(*next, nullptr));
       }
+      engine_.star().submit_all(std::move(first));
     } else {
       for (unsigned c = 0; c < config_.clients; ++c) {
         rngs_.push_back(client_stream(config_.seed, engine_.engine(), c));
       }
-      for (unsigned c = 0; c < config_.clients; ++c) issue(random_query(rngs_[c]), &rngs_[c]);
+      std::vector<StarRequest> first;
+      for (unsigned c = 0; c < config_.clients; ++c) {
+        {
+          std::lock_guard lock(mutex_);
+          ++outstanding_;
+        }
+        first.push_back(make_request(random_query(rngs_[c]), &rngs_[c]));
+      }
+      engine_.star().submit_all(std::move(first));
     }
     if (config_.points.clients > 0) {
       if (engine_.lookups() == nullptr) throw UsageError("point-query clients need a key-value table (--kv-table)");
@@ -97,6 +107,12 @@ class Driver {
       std::lock_guard lock(mutex_);
       ++outstanding_;
     }
+    engine_.star().submit(make_request(query, rng));
+  }
+
+  // The request of a query (counted outstanding already) and what happens
+  // when its answer comes: counted, kept, and the client's next query issued.
+  StarRequest make_request(SsbQuery query, CounterRng* rng) {
     const Clock::time_point issued = Clock::now();
     StarRequest request;
     request.plan = plan_of(query);
@@ -125,7 +141,7 @@ class Driver {
         issue(random_query(*rng), rng);
       }
     };
-    engine_.star().submit(std::move(request));
+    return request;
   }
 
   void issue_point(CounterRng& rng) {

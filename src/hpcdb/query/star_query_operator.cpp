@@ -50,6 +50,17 @@ void StarQueryOperator::submit(StarRequest request) {
   worker_.push(Work{std::move(request)});
 }
 
+void StarQueryOperator::submit_all(std::vector<StarRequest> requests) {
+  const std::uint64_t now = monotonic_ns();
+  std::vector<Work> work;
+  work.reserve(requests.size());
+  for (StarRequest& r : requests) {
+    r.submitted_ns = now;
+    work.emplace_back(std::move(r));
+  }
+  worker_.push_all(std::move(work));
+}
+
 StarOperatorStats StarQueryOperator::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;

@@ -61,6 +61,9 @@ class StarQueryOperator final {
   StarQueryOperator& operator=(const StarQueryOperator&) = delete;
 
   void submit(StarRequest request);
+  // Requests that arrive together: a cycle that starts takes all of them
+  // (up to its size) or none.
+  void submit_all(std::vector<StarRequest> requests);
   void start() { worker_.start(); }
   void stop() { worker_.stop(); }
   void check() const { worker_.check(); }  // rethrows what ended the thread, if anything did

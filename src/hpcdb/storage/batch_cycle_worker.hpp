@@ -41,6 +41,7 @@ class BatchCycleWorker {
   BatchCycleWorker& operator=(const BatchCycleWorker&) = delete;
 
   void push(Item item) { queue_.push(std::move(item)); }
+  void push_all(std::vector<Item> items) { queue_.push_all(std::move(items)); }
   void start() { thread_ = std::thread([this] { run(); }); }
   // Ends the thread once the cycle under way returns (a cycle that waits may
   // look at stopping()). Idempotent.

@@ -1,12 +1,95 @@
 #include "hpcdb/storage/predicate_kernels.hpp"
 
+#include <immintrin.h>
+
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <limits>
 #include <type_traits>
 
 namespace hpcdb {
 namespace {
+
+#define HPCDB_AVX2_FUNCTION __attribute__((target("avx2,popcnt")))
+
+bool has_avx2() {
+  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
+  return avx2;
+}
+
+// For each 8-bit mask, the positions of its set bits (lowest first),
+// padded: appending the rows of 8 tested values is one 16-byte store.
+struct CompressTable {
+  alignas(16) std::array<std::array<std::uint16_t, 8>, 256> offsets{};
+};
+constexpr CompressTable make_compress_table() {
+  CompressTable t;
+  for (unsigned m = 0; m < 256; ++m) {
+    unsigned n = 0;
+    for (unsigned j = 0; j < 8; ++j) {
+      if ((m >> j) & 1) t.offsets[m][n++] = static_cast<std::uint16_t>(j);
+    }
+  }
+  return t;
+}
+constexpr CompressTable kCompress = make_compress_table();
+
+// Appends base + j for each set bit j of `mask` at list + n (writing 8
+// entries); returns the new count.
+HPCDB_AVX2_FUNCTION inline std::size_t append8(std::uint16_t* list, std::size_t n, unsigned mask, std::size_t base) {
+  const __m128i offsets = _mm_load_si128(reinterpret_cast<const __m128i*>(kCompress.offsets[mask].data()));
+  const __m128i rows = _mm_add_epi16(offsets, _mm_set1_epi16(static_cast<short>(base)));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(list + n), rows);
+  return n + static_cast<std::size_t>(__builtin_popcount(mask));
+}
+
+HPCDB_AVX2_FUNCTION std::size_t list_passing_avx2(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list) {
+  std::size_t n = 0;
+  std::size_t i = 0;
+  for (; i + 32 <= rows; i += 32) {
+    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pass + i));
+    const auto mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpgt_epi8(bytes, _mm256_setzero_si256())));
+    if (mask == 0) continue;
+    for (unsigned k = 0; k < 4; ++k) n = append8(list, n, (mask >> (8 * k)) & 0xff, i + 8 * k);
+  }
+  for (; i < rows; ++i) {
+    list[n] = static_cast<std::uint16_t>(i);
+    n += pass[i] != 0 ? 1 : 0;
+  }
+  return n;
+}
+
+// A set predicate over 4-byte values: 8 values at a time, each one's bit of
+// the bitmap (read as 32-bit words) gathered where the value is in bounds.
+HPCDB_AVX2_FUNCTION std::size_t list_in_set_i32_avx2(const std::int32_t* values, std::size_t rows, std::int32_t low,
+                                                     std::uint32_t span, const std::uint64_t* bitmap,
+                                                     std::uint16_t* list) {
+  const auto* words = reinterpret_cast<const int*>(bitmap);
+  const __m256i sign = _mm256_set1_epi32(static_cast<int>(0x80000000u));
+  const __m256i low_v = _mm256_set1_epi32(low);
+  const __m256i span_v = _mm256_xor_si256(_mm256_set1_epi32(static_cast<int>(span)), sign);
+  const __m256i five_bits = _mm256_set1_epi32(31);
+  const __m256i ones = _mm256_set1_epi32(1);
+  std::size_t n = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= rows; i += 8) {
+    const __m256i d = _mm256_sub_epi32(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(values + i)), low_v);
+    const __m256i outside = _mm256_cmpgt_epi32(_mm256_xor_si256(d, sign), span_v);
+    const __m256i inside = _mm256_andnot_si256(outside, _mm256_set1_epi32(-1));
+    const __m256i index = _mm256_and_si256(_mm256_srli_epi32(d, 5), inside);
+    const __m256i word = _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), words, index, inside, 4);
+    const __m256i bit = _mm256_and_si256(_mm256_srlv_epi32(word, _mm256_and_si256(d, five_bits)), ones);
+    const auto mask = static_cast<unsigned>(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_slli_epi32(bit, 31))));
+    n = append8(list, n, mask, i);
+  }
+  for (; i < rows; ++i) {
+    const auto d = static_cast<std::uint32_t>(values[i]) - static_cast<std::uint32_t>(low);
+    list[n] = static_cast<std::uint16_t>(i);
+    n += d <= span && ((bitmap[d >> 6] >> (d & 63)) & 1) ? 1 : 0;
+  }
+  return n;
+}
 
 // The range [low, high] within T's values, as T's lowest value and the
 // width above it in T's unsigned type; false when no value of T is in it.
@@ -160,6 +243,7 @@ HPCDB_POPCNT_CLONES std::uint64_t count_bits(const std::uint64_t* words, std::si
 }
 
 std::size_t list_passing(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list) {
+  if (has_avx2()) return list_passing_avx2(pass, rows, list);
   std::size_t n = 0;
   for (std::size_t i = 0; i < rows; ++i) {
     list[n] = static_cast<std::uint16_t>(i);
@@ -169,6 +253,13 @@ std::size_t list_passing(const std::uint8_t* pass, std::size_t rows, std::uint16
 }
 
 std::size_t list_passing_one(const BoundPredicate& b, std::size_t first, std::size_t rows, std::uint16_t* list) {
+  const Predicate& p = *b.predicate;
+  if (b.type == ColumnType::i32 && p.kind == Predicate::Kind::set && !p.empty() && has_avx2() &&
+      p.low >= std::numeric_limits<std::int32_t>::min() && p.high <= std::numeric_limits<std::int32_t>::max()) {
+    return list_in_set_i32_avx2(reinterpret_cast<const std::int32_t*>(b.column) + first, rows,
+                                static_cast<std::int32_t>(p.low), static_cast<std::uint32_t>(p.high - p.low),
+                                p.bits.data(), list);
+  }
   switch (b.type) {
     case ColumnType::u8: return list_typed(reinterpret_cast<const std::uint8_t*>(b.column) + first, *b.predicate, list, rows);
     case ColumnType::u16: return list_typed(reinterpret_cast<const std::uint16_t*>(b.column) + first, *b.predicate, list, rows);

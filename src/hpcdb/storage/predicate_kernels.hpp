@@ -37,10 +37,14 @@ struct BoundPredicate {
 void and_range(const BoundPredicate& b, std::size_t first, std::size_t rows, std::uint8_t* pass);
 // Set bits in words[0 .. n).
 std::uint64_t count_bits(const std::uint64_t* words, std::size_t n);
+// Functions that write a row list may write up to kListSlack entries past
+// the rows they return (room the list must have).
+constexpr std::size_t kListSlack = 8;
 // The i < rows with pass[i] != 0, in order, into `list`; returns how many.
 std::size_t list_passing(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list);
 // The i < rows whose row first + i passes `b` (range or set), in order, into
-// `list`; returns how many.
+// `list`; returns how many. A set on 4-byte values: 8 values at a time
+// (AVX2 gathers of the bitmap's words).
 std::size_t list_passing_one(const BoundPredicate& b, std::size_t first, std::size_t rows, std::uint16_t* list);
 // Keeps, of the `n` block rows in `list` (offsets from `first`), those whose
 // value passes `b` (range or set); returns how many.

@@ -13,13 +13,13 @@ namespace {
 // Rough costs in nanoseconds per row, from instruction counts of the
 // kernels (docs/storage-and-ssb.md): they only need to order the two ways.
 constexpr double kDenseRange = 0.25;      // one range predicate over a row, SIMD
-constexpr double kListRows = 0.8;         // turning the passing bytes into a row list
-constexpr double kSetLookup = 2.0;        // one set predicate on a listed row
+constexpr double kListRows = 0.3;         // turning the passing bytes into a row list
+constexpr double kFirstSet = 1.0;         // a set predicate over every row, into a row list
+constexpr double kSetLookup = 2.0;        // one more set predicate on a listed row
 constexpr double kMarkRow = 0.5;          // setting a query's bit for a passing row
 constexpr double kIndexLookup = 2.5;      // one value-table lookup per row and indexed column
 constexpr double kIndexWord = 0.5;        // per bitset word of each lookup
-constexpr double kCandidate = 2.0;        // sorting a candidate (row, query) out for its residuals
-constexpr double kResidual = 1.0;         // one residual predicate on a candidate
+constexpr double kResidual = 3.0;         // one residual predicate on a candidate (sorted out by query first)
 constexpr double kIndexBuildValue = 0.5;  // per value of a column's domain, to build its value table
 
 bool is_range(const Predicate& p) { return p.kind == Predicate::Kind::range; }
@@ -92,33 +92,23 @@ void ScanPlan::estimate_costs(const ColumnTable& table, std::span<const ColumnSt
   per_query_cost_ = 0;
   for (const QueryPlan& q : plans_) {
     double surviving = 1;
-    per_query_cost_ += q.ranges > 0 ? kListRows + kDenseRange * static_cast<double>(q.ranges) : kListRows / 4;
+    per_query_cost_ += q.ranges > 0 ? kListRows + kDenseRange * static_cast<double>(q.ranges) : 0;
     for (std::size_t i = 0; i < q.predicates.size(); ++i) {
       const Predicate& p = *q.predicates[i].predicate;
-      if (i >= q.ranges) per_query_cost_ += surviving * kSetLookup;
+      if (i == 0 && q.ranges == 0) per_query_cost_ += kFirstSet;
+      if (i > 0 && i >= q.ranges) per_query_cost_ += surviving * kSetLookup;
       surviving *= pass_fraction(p, stats[p.column]);
     }
     per_query_cost_ += surviving * kMarkRow;
   }
-  // The index: each query's indexed predicate (as PredicateIndex chooses
-  // it), a lookup per row in each column with one, the residuals on the
-  // candidates, and building the value tables, spread over the rows.
+  // The index: a lookup per row in each column some query reads, the
+  // residuals on the rows left, and building the value tables, spread over
+  // the rows.
+  const IndexShape shape = PredicateIndex::shape(table, stats, queries, words_);
   const double words = static_cast<double>(words_);
   const double rows = static_cast<double>(std::max<std::size_t>(table.rows(), 1));
-  std::vector<std::uint16_t> columns;
-  index_cost_ = 0.3 * words;
-  for (const PositionedQuery& q : queries) {
-    double fraction = 1;
-    const Predicate* indexed = PredicateIndex::indexable(*q.query, table, stats, words_, fraction);
-    if (fraction == 0) continue;
-    const std::size_t residuals = q.query->predicates.size() - (indexed != nullptr ? 1 : 0);
-    if (residuals > 0) index_cost_ += fraction * (kCandidate + kResidual * static_cast<double>(residuals));
-    if (indexed == nullptr || std::find(columns.begin(), columns.end(), indexed->column) != columns.end()) continue;
-    columns.push_back(indexed->column);
-    const ColumnRange& range = stats[indexed->column].range;
-    index_cost_ += kIndexLookup + kIndexWord * words;
-    index_cost_ += kIndexBuildValue * (static_cast<double>(range.max - range.min) + 1) / rows;
-  }
+  index_cost_ = 0.3 * words + (kIndexLookup + kIndexWord * words) * static_cast<double>(shape.columns) +
+                kResidual * shape.residual_checks + kIndexBuildValue * shape.table_values / rows;
 }
 
 void ScanPlan::zone_queries(const ZoneMap& zones, std::size_t zone, ZoneQueries& out) const {
@@ -162,7 +152,7 @@ void ScanPlan::evaluate(const ZoneQueries& zone, std::size_t first, std::size_t 
 void ScanPlan::evaluate_per_query(const ZoneQueries& zone, std::size_t first, std::size_t rows, std::uint64_t* masks,
                                   Scratch& scratch) const {
   scratch.pass.resize(rows);
-  scratch.list.resize(rows);
+  scratch.list.resize(rows + kListSlack);
   scratch.touched_bits.assign((rows + 63) / 64, 0);
   std::uint8_t* pass = scratch.pass.data();
   std::uint16_t* list = scratch.list.data();
@@ -209,11 +199,16 @@ void ScanPlan::evaluate_indexed(const ZoneQueries& zone, std::size_t first, std:
     }
   }
   index_->check_residuals(first, rows, masks, scratch.index);
+  scratch.touched.resize(rows);
+  std::uint16_t* touched = scratch.touched.data();
+  std::size_t n = 0;
   for (std::size_t r = 0; r < rows; ++r) {
     std::uint64_t any = 0;
     for (std::size_t w = 0; w < words_; ++w) any |= masks[r * words_ + w];
-    if (any != 0) scratch.touched.push_back(static_cast<std::uint16_t>(r));
+    touched[n] = static_cast<std::uint16_t>(r);
+    n += any != 0 ? 1 : 0;
   }
+  scratch.touched.resize(n);
   scratch.matches += count_bits(masks, rows * words_);
 }
 
