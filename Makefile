@@ -6,48 +6,66 @@ export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 MPIRUN := mpirun --oversubscribe --bind-to none -np
 
-.PHONY: all setup build demo test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb clean
+.PHONY: all setup configure build demo test release-test sanitize tsan fuzz bench-join bench-txn bench-tpcc bench-peers bench-experiment bench-shuffle bench-ssb clean
 
 all: build
 
 setup:
 	@scripts/setup.sh
 
-build: setup
+configure: setup
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
+
+# Everything: the program, the tests, the benchmarks.
+build: configure
 	@cmake --build $(BUILD)
 
-demo: build
+# Only what the demo runs: the program.
+demo: configure
+	@cmake --build $(BUILD) --target hpcdb
 	$(MPIRUN) $(NP) $(BUILD)/hpcdb join --algorithm radix --inner 16M --outer 16M --verify
 
-# The SSB tests check answers against DuckDB from bench/.venv. Then the
-# sanitizer build and its tests (below).
-test: build bench/.venv/bin/python
-	cd $(BUILD) && ctest --output-on-failure --timeout 900
+# Independent tests run side by side: each says how many processes it keeps
+# busy (its ranks), and CTest starts tests while their sum stays within
+# CTEST_JOBS. MPI jobs oversubscribe the cores anyway (ranks yield when idle),
+# and no test depends on its speed; CTest's log has each test's time.
+CTEST_JOBS ?= 4
+CTEST := ctest --output-on-failure --timeout 1200 -j $(CTEST_JOBS)
+
+# The Release build and its unit and MPI tests, then every test under
+# AddressSanitizer and UndefinedBehaviorSanitizer, then the threaded code
+# under ThreadSanitizer (each in a build directory of its own). The scripts
+# that compare answers with DuckDB take it from bench/.venv.
+test: bench/.venv/bin/python
+	@$(MAKE) --no-print-directory release-test
 	@$(MAKE) --no-print-directory sanitize
+	@$(MAKE) --no-print-directory tsan
 
-# The unit tests and the MPI tests (1 and 2 ranks) built with AddressSanitizer
-# and UndefinedBehaviorSanitizer (-O1, line tables only, a build directory of
-# their own; the commands' library is left out, see tests/CMakeLists.txt).
-# Open MPI's own allocations are not ours to free, so leak checks are off;
-# every other finding fails the test.
+release-test: build
+	cd $(BUILD) && $(CTEST) -L 'unit|mpi'
+
+# AddressSanitizer and UndefinedBehaviorSanitizer over every test: unit and MPI
+# tests (1 to 4 ranks), the fuzz corpus replays and the command line's
+# end-to-end scripts, which run the sanitized program (-O1, line tables only).
+# Every finding fails its test; leak checks are off (Open MPI's allocations at
+# exit are not ours to free).
 ASAN_BUILD ?= build-asan
-sanitize: setup
+sanitize: setup bench/.venv/bin/python
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
-	  -DHPCDB_SANITIZE=address,undefined > /dev/null
-	@cmake --build $(ASAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests hpcdb_query_tests
-	cd $(ASAN_BUILD) && ctest --output-on-failure --timeout 900
+	  -DHPCDB_SANITIZE=address,undefined -DHPCDB_TEST_PYTHON=$(CURDIR)/bench/.venv/bin/python > /dev/null
+	@cmake --build $(ASAN_BUILD)
+	cd $(ASAN_BUILD) && $(CTEST)
 
-# ThreadSanitizer over the threaded kernels, the worker teams and the node-shared
-# task lists (unit tests and the joins' MPI tests on 1 and 2 ranks), and the
-# message layer's network threads (its suite on 2 and 3 ranks; scripts/tsan.sh).
+# ThreadSanitizer over the threaded kernels, the worker teams, the node-shared
+# task lists and the buffer pool (unit tests, and the serialized MPI suite's
+# tests of them on 1 and 2 ranks), and the whole threaded MPI suite (the message
+# layer's network threads) on 2 and 3 ranks: tests/thread_sanitizer.cmake.
 TSAN_BUILD ?= build-tsan
-TSAN_TESTS ?= WorkerTeam|RunOnThreads|NodeTask|Threads|threads|Parallel|NodeSharing|Skew|BufferPool|MergeLevel
 tsan: setup
 	@cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g1" \
 	  -DHPCDB_SANITIZE=thread > /dev/null
-	@cmake --build $(TSAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_messaging_tests
-	@scripts/tsan.sh $(TSAN_BUILD) '$(TSAN_TESTS)'
+	@cmake --build $(TSAN_BUILD) --target hpcdb_unit_tests hpcdb_mpi_tests hpcdb_threaded_mpi_tests
+	cd $(TSAN_BUILD) && $(CTEST)
 
 # libFuzzer targets (clang), each run for FUZZ_SECONDS from its corpus in tests/fuzz/corpus/.
 FUZZ_BUILD ?= build-fuzz

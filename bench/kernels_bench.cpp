@@ -1,9 +1,9 @@
 // Micro-benchmarks of the radix join's kernels on this machine (one thread):
 // histogram, network partitioning into exact runs, and build + probe over
-// cache-sized partitions. Items per second = input tuples per second.
+// cache-sized partitions, on the inputs hpcdb calibrate measures them on
+// (model/kernel_workload.hpp). Items per second = input tuples per second.
 #include <benchmark/benchmark.h>
 
-#include <numeric>
 #include <random>
 #include <vector>
 
@@ -16,6 +16,7 @@
 #include "hpcdb/kernels/local_radix_partitioner.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"
 #include "hpcdb/kernels/tuple_format.hpp"
+#include "hpcdb/model/kernel_workload.hpp"
 
 namespace hpcdb {
 namespace {
@@ -23,14 +24,7 @@ namespace {
 constexpr std::size_t kTuples = 16u << 20;
 
 const AlignedArray<Tuple>& shuffled_input() {
-  static AlignedArray<Tuple> input = [] {
-    AlignedArray<Tuple> a(kTuples);
-    std::vector<std::uint64_t> keys(kTuples);
-    std::iota(keys.begin(), keys.end(), 0);
-    std::shuffle(keys.begin(), keys.end(), std::mt19937_64(1));
-    for (std::size_t i = 0; i < kTuples; ++i) a[i] = {keys[i], i};
-    return a;
-  }();
+  static const AlignedArray<Tuple> input = shuffled_unique_tuples(kTuples, 1);
   return input;
 }
 
@@ -67,16 +61,11 @@ void BM_NetworkPartition(benchmark::State& state) {
   std::vector<std::uint64_t> counts(partitions, 0);
   radix_histogram(in.data(), in.size(), partitions - 1, counts.data());
   AlignedArray<std::uint64_t> out(in.size());
-  std::vector<PartitionTarget<std::uint64_t>> targets(partitions);
-  std::uint64_t offset = 0;
-  for (std::size_t p = 0; p < partitions; ++p) {
-    targets[p].direct = out.data() + offset;
-    offset += counts[p];
-  }
+  const PartitionLayout layout = lay_out_partitions(counts, out.data());
   const CompressedFormat format{bits, 24};
   NetworkPartitioner<CompressedFormat> partitioner(partitions, 8192, 2, nullptr);
   NetworkPassStats stats;
-  for (auto _ : state) partitioner.run(in.data(), in.size(), format, targets, counts.data(), nullptr, stats);
+  for (auto _ : state) partitioner.run(in.data(), in.size(), format, layout.targets, counts.data(), nullptr, stats);
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * in.size()));
 }
 BENCHMARK(BM_NetworkPartition)->Arg(6)->Arg(8)->Arg(9)->Arg(10)->Arg(11)->Arg(12)->Unit(benchmark::kMillisecond);
@@ -89,16 +78,12 @@ void BM_BuildProbe(benchmark::State& state) {
   std::vector<std::uint64_t> counts(partitions, 0);
   radix_histogram(in.data(), in.size(), partitions - 1, counts.data());
   AlignedArray<std::uint64_t> out(in.size());
-  std::vector<PartitionTarget<std::uint64_t>> targets(partitions);
-  std::vector<std::uint64_t> start(partitions + 1, 0);
-  for (std::size_t p = 0; p < partitions; ++p) {
-    targets[p].direct = out.data() + start[p];
-    start[p + 1] = start[p] + counts[p];
-  }
+  const PartitionLayout layout = lay_out_partitions(counts, out.data());
+  const std::vector<std::uint64_t>& start = layout.start;
   const CompressedFormat format{bits, 24};
   NetworkPartitioner<CompressedFormat> partitioner(partitions, 8192, 2, nullptr);
   NetworkPassStats stats;
-  partitioner.run(in.data(), in.size(), format, targets, counts.data(), nullptr, stats);
+  partitioner.run(in.data(), in.size(), format, layout.targets, counts.data(), nullptr, stats);
   std::uint64_t largest = 0;
   for (std::size_t p = 0; p < partitions; ++p) largest = std::max(largest, counts[p]);
   PartitionJoiner<CompressedFormat> joiner(format, split_radix_bits(local_bits, kMaxSinglePassBits), 16384, largest, largest);

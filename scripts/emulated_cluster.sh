@@ -91,6 +91,10 @@ mpirun_args=(--host "$host_list" --np $((hosts * per_host)) --bind-to none
   # UCX would reach ranks on other emulated hosts through shared memory
   # (one kernel, one /dev/shm), past the shaped links: TCP only for it too.
   -x "UCX_TLS=${UCX_TLS:-tcp,self}")
+# A sanitized build's settings reach every rank (make test sets them).
+for variable in ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+  [ -n "${!variable:-}" ] && mpirun_args+=(-x "$variable")
+done
 # In the background, so that a TERM or INT (a test's timeout, Ctrl-C) reaches
 # the trap at once and ends the job instead of waiting for it.
 status=0

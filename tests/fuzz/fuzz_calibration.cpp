@@ -3,7 +3,7 @@
 #include <cstdint>
 
 #include "fuzz/fuzz_input_file.hpp"
-#include "hpcdb/apps/hpcdb/calibration.hpp"
+#include "hpcdb/model/calibration.hpp"
 #include "hpcdb/core/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "hpcdb/apps/hpcdb/command_line.hpp"
-#include "hpcdb/apps/hpcdb/join_options.hpp"
-#include "hpcdb/apps/hpcdb/shuffle_command.hpp"
-#include "hpcdb/apps/hpcdb/txn_command.hpp"
+#include "hpcdb/apps/hpcdb/join/join_options.hpp"
+#include "hpcdb/apps/hpcdb/shuffle/shuffle_command.hpp"
+#include "hpcdb/apps/hpcdb/txn/txn_command.hpp"
 #include "hpcdb/core/error.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -26,4 +26,9 @@ inline std::uint64_t monotonic_ns() {
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count());
 }
 
+// Seconds from one monotonic_ns() reading to a later one.
+inline double seconds_between_ns(std::uint64_t from_ns, std::uint64_t to_ns) {
+  return static_cast<double>(to_ns - from_ns) * 1e-9;
+}
+
 }  // namespace hpcdb

@@ -399,6 +399,10 @@ CsvHeader parse_csv_header(const std::string& text, const std::string& option) {
   throw UsageError(option + " must be auto, yes or no, not '" + text + "'");
 }
 
+std::string to_string(CsvHeader header) {
+  return header == CsvHeader::automatic ? "auto" : header == CsvHeader::present ? "yes" : "no";
+}
+
 bool is_clearly_a_header(std::string_view line) {
   const auto is_name = [](std::string_view field) {
     field = trimmed(field);

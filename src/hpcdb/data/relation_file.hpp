@@ -39,6 +39,7 @@ enum class CsvHeader { automatic, present, absent };
 
 // "auto", "yes" or "no"; throws UsageError naming `option` otherwise.
 CsvHeader parse_csv_header(const std::string& text, const std::string& option);
+std::string to_string(CsvHeader header);  // auto, yes or no
 
 // Whether a CSV line (without its line end) is clearly a header: two names.
 bool is_clearly_a_header(std::string_view line);

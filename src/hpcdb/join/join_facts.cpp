@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/net/collectives.hpp"
 
 namespace hpcdb {
@@ -40,6 +41,7 @@ JoinFacts agreed_join_facts(const Cluster& cluster, const Relation& inner, const
   MPI_Allreduce(MPI_IN_PLACE, largest, 2, MPI_UINT64_T, MPI_MAX, cluster.world());
   facts.largest_inner_fragment = largest[0];
   facts.largest_outer_fragment = largest[1];
+  facts.outer_fragments = allgather<std::uint64_t>(outer.tuples.size(), cluster.world());
   facts.bounds = agreed_key_bounds(inner, outer, cluster.world());
   facts.bounds_known = true;
   return facts;
@@ -62,6 +64,9 @@ JoinFacts estimated_join_facts(const Cluster& cluster, std::uint64_t inner_tuple
   facts.outer_tuples = outer_tuples;
   facts.largest_inner_fragment = (inner_tuples + ranks - 1) / ranks;
   facts.largest_outer_fragment = (outer_tuples + ranks - 1) / ranks;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    facts.outer_fragments.push_back(split_point(outer_tuples, ranks, r + 1) - split_point(outer_tuples, ranks, r));
+  }
   return facts;
 }
 

@@ -8,6 +8,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "hpcdb/core/cpu_info.hpp"
 #include "hpcdb/data/relation.hpp"
@@ -24,6 +25,7 @@ struct JoinFacts {
   std::uint64_t outer_tuples = 0;
   std::uint64_t largest_inner_fragment = 0;  // tuples on one rank
   std::uint64_t largest_outer_fragment = 0;
+  std::vector<std::uint64_t> outer_fragments;  // every rank's S fragment, tuples
   // Keys and rids of both relations over every rank; unknown before the
   // data exists (memory estimates), when plans assume 16-byte tuples.
   bool bounds_known = false;

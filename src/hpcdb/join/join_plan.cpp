@@ -1,7 +1,12 @@
 #include "hpcdb/join/join_plan.hpp"
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/join/broadcast/broadcast_join.hpp"
+#include "hpcdb/join/cyclo/cyclo_join.hpp"
 #include "hpcdb/join/radix/radix_join.hpp"
+#include "hpcdb/join/radix/radix_phases.hpp"
+#include "hpcdb/join/sorted_join_phases.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_phases.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_join.hpp"
 
 namespace hpcdb {
@@ -41,7 +46,7 @@ MemoryEstimate memory_of(const JoinPlan& plan) {
 unsigned tuple_bytes_of(const JoinPlan& plan) {
   struct Visitor {
     unsigned operator()(const RadixPlan& p) const { return p.tuple_bytes; }
-    unsigned operator()(const SortMergePlan& p) const { return p.tuple_bytes; }
+    unsigned operator()(const SortMergePlan& p) const { return p.format.tuple_bytes; }
     unsigned operator()(const CycloPlan& p) const { return p.format.tuple_bytes; }
     unsigned operator()(const BroadcastPlan& p) const { return p.format.tuple_bytes; }
   };
@@ -50,34 +55,27 @@ unsigned tuple_bytes_of(const JoinPlan& plan) {
 
 std::vector<std::string> phases_of(const JoinConfigs& c) {
   switch (c.algorithm) {
-    case JoinAlgorithm::radix:
-      if (c.radix.scheduled) {
-        return {"histogram", "window_allocation", "network_partition", "network_exchange", "network_wait",
-                "local_partition", "build_probe"};
-      }
-      return {"histogram", "window_allocation", "network_partition", "network_wait", "local_partition", "build_probe"};
-    case JoinAlgorithm::sort_merge: return {"partition", "window_allocation", "sort", "sort_wait", "merge", "match"};
+    case JoinAlgorithm::radix: return radix_phase::all(c.radix.scheduled);
+    case JoinAlgorithm::sort_merge: return sort_merge_phase::all();
     case JoinAlgorithm::cyclo:
-    case JoinAlgorithm::broadcast: return {"sort", "distribute", "end"};
+    case JoinAlgorithm::broadcast: return sorted_join_phase::all();
   }
   return {};
 }
 
-std::unique_ptr<DistributedJoin> make_join(const Cluster& cluster, const JoinPlan& plan, const Relation& /*inner*/,
-                                           const Relation& outer) {
+std::unique_ptr<DistributedJoin> make_join(const Cluster& cluster, const JoinPlan& plan) {
   struct Visitor {
     const Cluster& cluster;
-    const Relation& outer;
     std::unique_ptr<DistributedJoin> operator()(const RadixPlan& p) const { return std::make_unique<RadixJoin>(cluster, p); }
     std::unique_ptr<DistributedJoin> operator()(const SortMergePlan& p) const {
       return std::make_unique<SortMergeJoin>(cluster, p);
     }
     std::unique_ptr<DistributedJoin> operator()(const CycloPlan& p) const { return std::make_unique<CycloJoin>(cluster, p); }
     std::unique_ptr<DistributedJoin> operator()(const BroadcastPlan& p) const {
-      return std::make_unique<BroadcastJoin>(cluster, p, outer);
+      return std::make_unique<BroadcastJoin>(cluster, p);
     }
   };
-  return std::visit(Visitor{cluster, outer}, plan);
+  return std::visit(Visitor{cluster}, plan);
 }
 
 }  // namespace hpcdb

@@ -8,13 +8,16 @@
 #include <variant>
 
 #include "hpcdb/data/relation.hpp"
-#include "hpcdb/join/broadcast/broadcast_join.hpp"
-#include "hpcdb/join/cyclo/cyclo_join.hpp"
+#include "hpcdb/join/broadcast/broadcast_config.hpp"
+#include "hpcdb/join/broadcast/broadcast_plan.hpp"
+#include "hpcdb/join/cyclo/cyclo_config.hpp"
+#include "hpcdb/join/cyclo/cyclo_plan.hpp"
 #include "hpcdb/join/distributed_join.hpp"
-#include "hpcdb/join/join_config.hpp"
 #include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_memory.hpp"
+#include "hpcdb/join/radix/radix_config.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_config.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_plan.hpp"
 #include "hpcdb/net/cluster.hpp"
 
@@ -45,7 +48,6 @@ unsigned tuple_bytes_of(const JoinPlan& plan);  // on the wire and in the window
 std::vector<std::string> phases_of(const JoinConfigs& configs);
 
 // Collective: the operator for `plan` (allocates and pre-faults its memory).
-std::unique_ptr<DistributedJoin> make_join(const Cluster& cluster, const JoinPlan& plan, const Relation& inner,
-                                           const Relation& outer);
+std::unique_ptr<DistributedJoin> make_join(const Cluster& cluster, const JoinPlan& plan);
 
 }  // namespace hpcdb

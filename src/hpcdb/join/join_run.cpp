@@ -9,8 +9,8 @@
 
 namespace hpcdb {
 
-JoinRun::JoinRun(const Cluster& cluster, const Relation& inner, const Relation& outer, const InjectedFault& fault)
-    : cluster_(cluster), fault_(fault) {
+JoinRun::JoinRun(const Cluster& cluster, const Relation& inner, const Relation& outer, const InjectedFailure& failure)
+    : cluster_(cluster), failure_(failure) {
   result_.inner_tuples = inner.global_size;
   result_.outer_tuples = outer.global_size;
   MPI_Barrier(cluster.world());
@@ -20,13 +20,13 @@ JoinRun::JoinRun(const Cluster& cluster, const Relation& inner, const Relation& 
 void JoinRun::phase(const std::string& name) {
   fire_if_armed();  // the previous phase ran no workers
   clock_.start(name);
-  armed_ = fault_.hits(cluster_.rank(), name);
+  armed_ = failure_.at_point(cluster_.rank(), name);
 }
 
 void JoinRun::fire_if_armed() {
   if (!armed_) return;
   armed_ = false;
-  throw Error(fault_.message());
+  failure_.fire();
 }
 
 void JoinRun::take_matches(MatchCollector&& matches) {

@@ -1,5 +1,5 @@
 #pragma once
-// The two ways the sort-based joins hold tuples (see sortmerge/sort_formats.hpp
+// The two ways the sort-based joins hold tuples (see kernels/sort_formats.hpp
 // for the formats): encoding a fragment, sorting it by key, and joining two
 // sorted arrays in blocks with a callback between blocks (so a rank can
 // keep its network transfers moving while it joins).
@@ -9,7 +9,7 @@
 #include <span>
 #include <type_traits>
 
-#include "hpcdb/join/sortmerge/sort_formats.hpp"
+#include "hpcdb/kernels/sort_formats.hpp"
 #include "hpcdb/kernels/match_collector.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
 #include "hpcdb/kernels/sorted_runs.hpp"

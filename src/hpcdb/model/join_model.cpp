@@ -4,6 +4,9 @@
 #include <cmath>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/join/radix/radix_phases.hpp"
+#include "hpcdb/join/sorted_join_phases.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_phases.hpp"
 
 namespace hpcdb {
 namespace {
@@ -114,21 +117,21 @@ ModelPrediction predict_radix_join(const ModelSetting& s, const RadixRates& r) {
   ModelPrediction m = network_figures(s);
   const double per_thread = shipping_rate(r.partition, m.network_rate_per_thread, s.machines, s.network_shares_cores, m.network_bound);
   const double local_pass_rate = workers * r.partition;       // Eq. 3.7
-  m.phases.push_back({"histogram", tuples / (workers * r.scan)});  // Eq. 3.1
-  m.phases.push_back({"window_allocation", s.window_seconds});
+  m.phases.push_back({radix_phase::histogram, tuples / (workers * r.scan)});  // Eq. 3.1
+  m.phases.push_back({radix_phase::window_allocation, s.window_seconds});
   if (s.staged_exchange) {
     // The pass writes locally; then each machine's link carries the share of
     // its tuples owned elsewhere, (N-1)/N of |R|/N + |S|/N (thesis 3.3), with
     // no cross traffic when the schedule keeps senders apart.
-    m.phases.push_back({"network_partition", tuples / local_pass_rate});
+    m.phases.push_back({radix_phase::network_partition, tuples / local_pass_rate});
     const double shipped = tuples / s.machines * (s.machines - 1) / s.machines;
-    m.phases.push_back({"network_exchange", link_seconds(s, shipped)});
+    m.phases.push_back({radix_phase::network_exchange, link_seconds(s, shipped)});
     m.network_bound = link_seconds(s, shipped) > tuples / local_pass_rate;
   } else {
-    m.phases.push_back({"network_partition", tuples / (workers * per_thread)});  // Eqs. 3.4 / 3.6
+    m.phases.push_back({radix_phase::network_partition, tuples / (workers * per_thread)});  // Eqs. 3.4 / 3.6
   }
-  m.phases.push_back({"local_partition", (r.passes > 1 ? r.passes - 1 : 0) * tuples / local_pass_rate});  // Eq. 3.8
-  m.phases.push_back({"build_probe", s.inner_tuples / (workers * r.build) + s.outer_tuples / (workers * r.probe)});  // 3.9, 3.10
+  m.phases.push_back({radix_phase::local_partition, (r.passes > 1 ? r.passes - 1 : 0) * tuples / local_pass_rate});  // Eq. 3.8
+  m.phases.push_back({radix_phase::build_probe, s.inner_tuples / (workers * r.build) + s.outer_tuples / (workers * r.probe)});  // 3.9, 3.10
   for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;  // Eq. 3.11
   if (s.bandwidth_bytes > 0) m.optimal_threads = s.bandwidth_bytes / s.tuple_bytes / r.partition;
   return m;
@@ -152,13 +155,13 @@ ModelPrediction predict_sort_merge_join(const ModelSetting& s, const SortMergeRa
   m.merge_levels_inner = merge_levels(runs_inner, r.fan_in);  // Eq. 3.17
   m.merge_levels_outer = merge_levels(runs_outer, r.fan_in);
   const double match_rate = r.match > 0 ? r.match : r.scan;
-  m.phases.push_back({"partition", tuples / (workers * r.scan) + tuples / (workers * r.partition)});  // 3.1 + 3.7
-  m.phases.push_back({"window_allocation", s.window_seconds});
-  m.phases.push_back({"sort", tuples / (workers * per_thread)});  // Eqs. 3.13-3.16
-  m.phases.push_back({"merge", (full_merge_levels(runs_inner, r.fan_in) * s.inner_tuples +
+  m.phases.push_back({sort_merge_phase::partition, tuples / (workers * r.scan) + tuples / (workers * r.partition)});  // 3.1 + 3.7
+  m.phases.push_back({sort_merge_phase::window_allocation, s.window_seconds});
+  m.phases.push_back({sort_merge_phase::sort, tuples / (workers * per_thread)});  // Eqs. 3.13-3.16
+  m.phases.push_back({sort_merge_phase::merge, (full_merge_levels(runs_inner, r.fan_in) * s.inner_tuples +
                                  full_merge_levels(runs_outer, r.fan_in) * s.outer_tuples) /
                                     (workers * r.merge)});  // Eq. 3.18
-  m.phases.push_back({"match", tuples / (workers * match_rate)});  // Eq. 3.19
+  m.phases.push_back({sort_merge_phase::match, tuples / (workers * match_rate)});  // Eq. 3.19
   for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;  // Eq. 3.20
   if (s.bandwidth_bytes > 0) m.optimal_threads = s.bandwidth_bytes / s.tuple_bytes / r.sort_run;
   return m;
@@ -173,9 +176,9 @@ ModelPrediction predict_cyclo_join(const ModelSetting& s, const StreamJoinRates&
   const double join_part = (inner + part) / r.match + (r.presort ? 0.0 : sort_seconds(part, r));
   const double network_part = n > 1 ? link_seconds(s, part) : 0.0;
   m.network_bound = network_part > join_part;
-  m.phases.push_back({"sort", (inner + part) / r.scan + sort_seconds(inner, r) + (r.presort ? sort_seconds(part, r) : 0.0)});
-  m.phases.push_back({"distribute", (n - 1) * overlapped(s, join_part, network_part)});
-  m.phases.push_back({"end", join_part});
+  m.phases.push_back({sorted_join_phase::sort, (inner + part) / r.scan + sort_seconds(inner, r) + (r.presort ? sort_seconds(part, r) : 0.0)});
+  m.phases.push_back({sorted_join_phase::distribute, (n - 1) * overlapped(s, join_part, network_part)});
+  m.phases.push_back({sorted_join_phase::end, join_part});
   for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;
   return m;
 }
@@ -194,9 +197,9 @@ ModelPrediction predict_broadcast_join(const ModelSetting& s, const StreamJoinRa
   const double per_chunk = sort_seconds(chunk, r) + chunk / (r.lookup > 0 ? r.lookup : r.match);
   const double network_chunk = n > 1 ? link_seconds(s, chunk) : 0.0;
   m.network_bound = network_chunk > per_chunk;
-  m.phases.push_back({"sort", inner / r.scan + sort_seconds(inner, r)});
-  m.phases.push_back({"distribute", (chunks - 1) * overlapped(s, per_chunk, network_chunk) + network_chunk});
-  m.phases.push_back({"end", per_chunk});
+  m.phases.push_back({sorted_join_phase::sort, inner / r.scan + sort_seconds(inner, r)});
+  m.phases.push_back({sorted_join_phase::distribute, (chunks - 1) * overlapped(s, per_chunk, network_chunk) + network_chunk});
+  m.phases.push_back({sorted_join_phase::end, per_chunk});
   for (const PhasePrediction& p : m.phases) m.seconds += p.seconds;
   return m;
 }

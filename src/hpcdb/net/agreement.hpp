@@ -7,10 +7,15 @@
 
 #include <exception>
 #include <functional>
+#include <string>
 
 namespace hpcdb {
 
 void agree_on_failure(MPI_Comm comm, std::exception_ptr local_failure);
+
+// Collective: the complaint of the lowest rank that has one (a non-empty
+// `mine`), at every rank; empty when no rank complains.
+std::string first_complaint(MPI_Comm comm, const std::string& mine);
 
 // Runs step() on every rank and then agrees on its outcome.
 inline void run_collectively(MPI_Comm comm, const std::function<void()>& step) {

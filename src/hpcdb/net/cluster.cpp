@@ -24,10 +24,23 @@ Cluster::Cluster(int& argc, char**& argv, MpiThreads threads) {
       throw Error("the MPI library does not support threads calling MPI one at a time (MPI_THREAD_SERIALIZED)");
     }
   }
+  describe_job();
+}
+
+Cluster::Cluster(MPI_Comm comm) {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) throw Error("MPI is not initialized: initialize it before joining a communicator");
+  MPI_Comm_dup(comm, &world_);
+  owns_world_ = true;
+  describe_job();
+}
+
+void Cluster::describe_job() {
   MPI_Query_thread(&thread_level_);
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  MPI_Comm_size(MPI_COMM_WORLD, &size_);
-  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_);
+  MPI_Comm_rank(world_, &rank_);
+  MPI_Comm_size(world_, &size_);
+  MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_);
   MPI_Comm_rank(node_, &node_rank_);
   int members = 0;
   MPI_Comm_size(node_, &members);
@@ -38,11 +51,12 @@ Cluster::Cluster(int& argc, char**& argv, MpiThreads threads) {
   for (int i = 0; i < members; ++i) node_rank_of_[static_cast<std::size_t>(node_members_[static_cast<std::size_t>(i)])] = i;
 
   const int leader = node_rank_ == 0 ? 1 : 0;
-  MPI_Allreduce(&leader, &node_count_, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+  MPI_Allreduce(&leader, &node_count_, 1, MPI_INT, MPI_SUM, world_);
 }
 
 Cluster::~Cluster() {
   if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+  if (owns_world_) MPI_Comm_free(&world_);
   if (owns_mpi_) {
     int finalized = 0;
     MPI_Finalized(&finalized);
@@ -52,7 +66,7 @@ Cluster::~Cluster() {
 
 void Cluster::fail(const std::string& message, int code) const {
   write_error_line("hpcdb: error (rank " + std::to_string(rank_) + "): " + message);
-  MPI_Abort(MPI_COMM_WORLD, code);
+  MPI_Abort(world_, code);
   std::_Exit(code);
 }
 

@@ -17,15 +17,21 @@ enum class MpiThreads { serialized, multiple };
 
 class Cluster {
  public:
-  // Initializes MPI with `threads` unless it is already initialized.
+  // Initializes MPI with `threads` unless it is already initialized; the
+  // job is MPI_COMM_WORLD.
   Cluster(int& argc, char**& argv, MpiThreads threads = MpiThreads::serialized);
+  // Collective over `comm`: the job is the ranks of `comm` (a duplicate of
+  // it, so that the engine's messages never meet the caller's), in an MPI
+  // the caller initialized and finalizes (a library inside a program that
+  // runs MPI itself, e.g. under mpi4py).
+  explicit Cluster(MPI_Comm comm);
   ~Cluster();
   Cluster(const Cluster&) = delete;
   Cluster& operator=(const Cluster&) = delete;
 
   int rank() const { return rank_; }
   int size() const { return size_; }
-  MPI_Comm world() const { return MPI_COMM_WORLD; }
+  MPI_Comm world() const { return world_; }
   MPI_Comm node() const { return node_; }
   int node_rank() const { return node_rank_; }
   int node_size() const { return static_cast<int>(node_members_.size()); }
@@ -41,7 +47,11 @@ class Cluster {
   [[noreturn]] void fail(const std::string& message, int code) const;
 
  private:
+  void describe_job();
+
   bool owns_mpi_ = false;
+  MPI_Comm world_ = MPI_COMM_WORLD;
+  bool owns_world_ = false;
   int thread_level_ = MPI_THREAD_SINGLE;
   int rank_ = 0;
   int size_ = 1;

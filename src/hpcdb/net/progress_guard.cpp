@@ -64,13 +64,6 @@ std::string rank_list(const std::vector<int>& ranks) {
 
 }  // namespace
 
-InjectedFailure parse_injected_failure(const std::string& text, const std::string& option) {
-  if (text == "kill") return InjectedFailure::kill;
-  if (text == "stop") return InjectedFailure::stop;
-  if (text == "hang") return InjectedFailure::hang;
-  throw UsageError(option + " must be kill, stop or hang, not '" + text + "'");
-}
-
 ProgressGuard::ProgressGuard(const Cluster& cluster, ProgressGuardConfig config)
     : cluster_(cluster), config_(std::move(config)), start_(Clock::now()), scope_(*this) {
   if (cluster.size() == 1) return;
@@ -128,11 +121,10 @@ void ProgressGuard::phase_started(const std::string& name) {
 }
 
 void ProgressGuard::fail_if_asked() {
-  if (config_.fail_how == InjectedFailure::none || config_.fail_rank != cluster_.rank()) return;
-  if (seconds_between(start_, Clock::now()) < config_.fail_after_seconds) return;
-  const InjectedFailure how = config_.fail_how;
-  config_.fail_how = InjectedFailure::none;  // once
-  fail_now(cluster_.rank(), how, "");
+  if (!config_.failure.due(cluster_.rank(), seconds_between(start_, Clock::now()))) return;
+  const InjectedFailure failure = config_.failure;
+  config_.failure.mode = FailureMode::none;  // once
+  failure.fire();
 }
 
 void ProgressGuard::watch() {

@@ -46,9 +46,8 @@ struct ProgressGuardConfig {
   double timeout_seconds = 10;  // silence; 5x this without any progress: stuck
   std::string operation = "join";
   std::string timeout_option = "--progress-timeout";  // named in the messages
-  int fail_rank = -1;
-  double fail_after_seconds = 0;
-  InjectedFailure fail_how = InjectedFailure::none;
+  // Testing aid: a rank that fails (kill, stop, hang) this long into the guarded run.
+  InjectedFailure failure;
   // A phase in which the operator notices silent peers itself, with a more
   // precise message (the transaction engine's run): silence there is judged
   // only after kSelfGuardedTimeouts timeouts, as a backstop.
@@ -56,9 +55,6 @@ struct ProgressGuardConfig {
 };
 
 inline constexpr double kSelfGuardedTimeouts = 3;
-
-// "kill", "stop" or "hang"; throws UsageError naming `option` otherwise.
-InjectedFailure parse_injected_failure(const std::string& text, const std::string& option);
 
 class ProgressGuard final : public ProgressObserver {
  public:

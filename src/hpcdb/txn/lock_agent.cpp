@@ -8,7 +8,6 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
-#include "hpcdb/txn/fault_injection.hpp"
 
 namespace hpcdb {
 namespace {
@@ -47,7 +46,7 @@ TxnMetrics LockAgent::run() {
       if (handled) report_progress();  // to a watchdog, if one looks after the job
       handled = false;
       check_liveness(now);
-      fail_if_asked(config_, rank_, start_ns_, now);
+      config_.failure.fire_if_due(rank_, seconds_between_ns(start_ns_, now));
     }
   }
   return metrics_;  // its time does not count: throughput is over the transaction agents' time

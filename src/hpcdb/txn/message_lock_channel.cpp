@@ -6,7 +6,6 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/stopwatch.hpp"
-#include "hpcdb/txn/fault_injection.hpp"
 
 namespace hpcdb {
 
@@ -29,7 +28,7 @@ TxnMessage MessageLockChannel::await(int from, TxnMessageType type) {
     // oversubscribed node): on a loaded machine 1024 polls took seconds.
     if ((spins & 63) == 0) {
       const std::uint64_t now = monotonic_ns();
-      fail_if_asked(config_, rank_, start_ns_, now);
+      config_.failure.fire_if_due(rank_, seconds_between_ns(start_ns_, now));
       keep_alive(now);
       if (now > deadline) {
         throw Error(fmt::format("lock agent rank {} did not answer within {:g} s: it has probably died or hangs", from,
@@ -55,7 +54,7 @@ void MessageLockChannel::send_to(int agent, const TxnMessage& m) {
   for (unsigned spins = 1; !transport_.can_send_without_waiting(agent); ++spins) {
     if ((spins & 63) != 0) continue;
     const std::uint64_t now = monotonic_ns();
-    fail_if_asked(config_, rank_, start_ns_, now);
+    config_.failure.fire_if_due(rank_, seconds_between_ns(start_ns_, now));
     keep_alive(now);
     if (now > deadline) {
       throw Error(fmt::format("lock agent rank {} has taken none of this transaction agent's messages for {:g} s: it "
@@ -77,7 +76,9 @@ LockAnswer MessageLockChannel::acquire(int agent_rank, TxnId txn, LockId lock, L
   if (reply.txn != txn || reply.lock != lock) {
     throw Error("lock agent rank " + std::to_string(agent_rank) + " answered for another request");
   }
-  fail_if_asked(config_, rank_, start_ns_);  // with the lock, if granted
+  if (config_.failure.on(rank_)) {  // with the lock, if granted
+    config_.failure.fire_if_due(rank_, seconds_between_ns(start_ns_, monotonic_ns()));
+  }
   return {reply.granted != 0, reply.mode, reply.reason};
 }
 

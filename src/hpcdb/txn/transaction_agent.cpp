@@ -6,7 +6,6 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/progress_observer.hpp"
 #include "hpcdb/core/stopwatch.hpp"
-#include "hpcdb/txn/fault_injection.hpp"
 
 namespace hpcdb {
 namespace {
@@ -177,7 +176,7 @@ void TransactionAgent::pause_before_retry(int retry) {
   // In slices, so that the lock agents keep hearing from this agent.
   const std::uint64_t until = monotonic_ns() + pause;
   for (std::uint64_t now = monotonic_ns(); now < until; now = monotonic_ns()) {
-    fail_if_asked(config_, rank_, start_ns_, now);
+    config_.failure.fire_if_due(rank_, seconds_between_ns(start_ns_, now));
     channel_.keep_alive(now);
     std::this_thread::sleep_for(std::chrono::nanoseconds(std::min(until - now, channel_.keep_alive_interval_ns())));
   }

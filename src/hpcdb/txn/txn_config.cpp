@@ -37,6 +37,10 @@ std::string to_string(TpccMix mix) { return name_of(mix, kMixNames); }
 
 TpccMix parse_tpcc_mix(const std::string& text) { return value_named(text, kMixNames, "mix"); }
 
+std::string failure_point_name(FailurePoint point) {
+  return point == FailurePoint::start_up ? kStartUp : point == FailurePoint::finish ? kFinish : "";
+}
+
 FailurePoint parse_failure_point(const std::string& text) {
   return value_named(text, kFailurePointNames, "--fail-during point");
 }

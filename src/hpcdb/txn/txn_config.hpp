@@ -40,6 +40,10 @@ WorkloadKind parse_workload_kind(const std::string& text);
 std::string to_string(TpccMix mix);
 TpccMix parse_tpcc_mix(const std::string& text);
 FailurePoint parse_failure_point(const std::string& text);
+// The failure points as InjectedFailure names them (the run's is by time: none).
+inline constexpr const char* kStartUp = "start-up";
+inline constexpr const char* kFinish = "finish";
+std::string failure_point_name(FailurePoint point);
 
 // The random stream of one agent: the run's seed spread by a golden-ratio
 // multiplier, plus the agent's stream number.
@@ -80,10 +84,10 @@ struct TxnEngineConfig {
   std::uint64_t vote_timeout_ns = 100'000'000;
   std::uint64_t reply_timeout_ns = 10'000'000'000;
   int calibration_pings = 2000;
-  int fail_rank = -1;                        // fault injection: this rank fails...
-  InjectedFailure fail_how = InjectedFailure::kill;  // ... so ...
-  FailurePoint fail_during = FailurePoint::run;      // ... at the start of the start-up's data loading,
-  double fail_after_seconds = 0;                     // this long into the run, or at the start of its results
+  // Fault injection: a rank that fails at kStartUp (before the data is
+  // loaded), at kFinish (before the results are gathered), or, with no point
+  // named, this long into the run.
+  InjectedFailure failure;
 };
 
 }  // namespace hpcdb

@@ -10,7 +10,6 @@
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/txn/condition_results.hpp"
-#include "hpcdb/txn/fault_injection.hpp"
 #include "hpcdb/txn/lock_agent.hpp"
 #include "hpcdb/txn/trace/trace_output.hpp"
 #include "hpcdb/txn/transaction_agent.hpp"
@@ -154,7 +153,7 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
   run_collectively(comm, [&] { check_data_fits(cluster, plan, config); });
   const auto transport = make_transport(config.transport, cluster);
   transport->limit_send_waits(config.reply_timeout_ns);
-  fail_if_asked_at(config, rank, FailurePoint::start_up);
+  config.failure.fire_at(rank, kStartUp, " in the start-up");
   report_phase_start("load");
   DataStore data(cluster, *plan.space, plan.workload->data_shape(), config.access_data,
                  config.transport == TransportKind::one_sided_rma);
@@ -183,7 +182,7 @@ TxnRunResult run_txn_engine(const Cluster& cluster, const TxnEngineConfig& confi
     cluster.fail(e.what(), 1);
   }
 
-  fail_if_asked_at(config, rank, FailurePoint::finish);
+  config.failure.fire_at(rank, kFinish, " in the finish");
   report_phase_start("results");
   result.metrics = reduce_metrics(comm, 0, mine);
   MPI_Comm_size(comm, &result.ranks);

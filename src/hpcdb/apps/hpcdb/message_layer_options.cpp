@@ -1,6 +1,6 @@
 #include "hpcdb/apps/hpcdb/message_layer_options.hpp"
 
-#include "hpcdb/apps/hpcdb/calibration.hpp"
+#include "hpcdb/model/calibration.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/units.hpp"
 

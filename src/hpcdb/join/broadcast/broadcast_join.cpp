@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/join/broadcast/chunk_join.hpp"
 #include "hpcdb/join/join_run.hpp"
 #include "hpcdb/join/key_directory.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
@@ -16,55 +17,29 @@ constexpr std::size_t kJoinBlock = 32768;  // S tuples joined between two looks 
 
 }  // namespace
 
-BroadcastPlan plan_broadcast_join(const JoinFacts& facts, const BroadcastJoinConfig& config) {
-  validate(config);
-  BroadcastPlan plan;
-  plan.config = config;
-  plan.format = plan_sorted_format(facts, config.compression);
-  plan.chunk_tuples = config.chunk_bytes / plan.format.tuple_bytes;
-  if (config.transport == BroadcastTransport::udp) {
-    plan.chunk_tuples = std::max(plan.chunk_tuples, UdpBroadcastStream::datagram_values(plan.format.tuple_bytes));
-  }
-  plan.largest_inner_fragment = facts.largest_inner_fragment;
-  plan.largest_outer_fragment = facts.largest_outer_fragment;
-  return plan;
-}
-
-MemoryEstimate BroadcastPlan::memory() const {
-  const std::uint64_t tuple = format.tuple_bytes;
-  MemoryEstimate m;
-  m.add("sorted R", largest_inner_fragment * tuple);
-  m.add("R's key directory", key_directory_bytes(largest_inner_fragment));
-  m.add("sort space", std::max<std::uint64_t>(largest_inner_fragment, chunk_tuples) * tuple);
-  m.add("chunks in flight", (config.depth + 1) * static_cast<std::uint64_t>(chunk_tuples * tuple));
-  m.add("visiting chunk", chunk_tuples * tuple);
-  return m;
-}
-
 BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastJoinConfig& config, const Relation& inner,
                              const Relation& outer)
-    : BroadcastJoin(cluster, plan_broadcast_join(agreed_join_facts(cluster, inner, outer), config), outer) {}
+    : BroadcastJoin(cluster, plan_broadcast_join(agreed_join_facts(cluster, inner, outer), config)) {}
 
-BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastPlan& plan, const Relation& outer)
-    : cluster_(cluster), plan_(plan) {
+BroadcastJoin::BroadcastJoin(const Cluster& cluster, const BroadcastPlan& plan) : cluster_(cluster), plan_(plan) {
   const unsigned tuple = plan_.format.tuple_bytes;
-  const std::uint64_t fragment = outer.tuples.size();  // the streams learn every rank's
+  const std::vector<std::uint64_t>& fragments = plan_.outer_fragments;
   if (plan_.config.transport == BroadcastTransport::udp) {
-    udp_stream_ = std::make_unique<UdpBroadcastStream>(cluster, plan_.config.udp, fragment, tuple, plan_.chunk_tuples);
+    udp_stream_ = std::make_unique<UdpBroadcastStream>(cluster, plan_.config.udp, fragments, tuple, plan_.chunk_tuples);
   } else {
     const auto route = plan_.config.transport == BroadcastTransport::ibcast ? BroadcastStream::Route::tree
                                                                             : BroadcastStream::Route::ring;
-    stream_ = std::make_unique<BroadcastStream>(cluster, fragment, tuple, plan_.chunk_tuples, plan_.config.depth, route);
+    stream_ = std::make_unique<BroadcastStream>(cluster, fragments, tuple, plan_.chunk_tuples, plan_.config.depth, route);
   }
   sorted_inner_ = MemoryRegion(std::max<std::size_t>(plan_.largest_inner_fragment * tuple, 64), Prefault::yes);
   const std::size_t scratch = std::max<std::size_t>(plan_.largest_inner_fragment, plan_.chunk_tuples) * tuple;
   scratch_ = MemoryRegion(std::max<std::size_t>(scratch, 64), Prefault::yes);
   visiting_ = MemoryRegion(std::max<std::size_t>(plan_.chunk_tuples * tuple, 64), Prefault::yes);
-  if (plan_.config.fault.hits(cluster.rank(), "setup")) throw Error(plan_.config.fault.message());
+  fail_in_setup(cluster, plan_.config.failure);
 }
 
 JoinResult BroadcastJoin::run(const Relation& inner, const Relation& outer) {
-  JoinResult result = timed_sorted_run(cluster_, plan_.format, plan_.config.fault, inner, outer,
+  JoinResult result = timed_sorted_run(cluster_, plan_.format, plan_.config.failure, inner, outer,
                                        [&](const auto& format, JoinRun& run) { run_with(format, inner, outer, run); });
   result.stream.compressed = plan_.format.compressed;
   result.stream.tuple_bytes = plan_.format.tuple_bytes;
@@ -93,7 +68,7 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
   auto* scratch = static_cast<Stored*>(scratch_.data());
   const std::size_t nr = inner.tuples.size();
 
-  run.phase("sort");
+  run.phase(sorted_join_phase::sort);
   const auto encode_outer = [&](std::size_t first, std::size_t count, std::byte* out) {
     encode_into(format, std::span<const Tuple>(outer.tuples.data() + first, count), reinterpret_cast<Stored*>(out));
   };
@@ -101,26 +76,23 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
   encode_sorted(format, std::span<const Tuple>(inner.tuples.data(), nr), r, scratch);
   const KeyDirectory<Format> directory(format, r, nr);
 
-  run.phase("distribute");
+  run.phase(sorted_join_phase::distribute);
   MatchCollector matches;
   matches.keep_pairs = plan_.config.keep_pairs;
   // A chunk may still be on its way on to the next rank: it is sorted as a copy.
   auto* values = static_cast<Stored*>(visiting_.data());
-  const auto join_chunk = [&](std::span<const std::byte> bytes, bool last) {
-    if (last) run.phase("end");
-    const std::size_t n = bytes.size() / sizeof(Stored);
-    if (n == 0) return;
-    copy_sorted_by_key(reinterpret_cast<const Stored*>(bytes.data()), n, values, scratch);
-    directory.join_in_blocks(values, n, kJoinBlock, matches, [&] {
+  const auto join_arrived = [&](std::span<const std::byte> bytes, bool last) {
+    if (last) run.phase(sorted_join_phase::end);
+    join_chunk(directory, bytes, values, scratch, kJoinBlock, matches, [&] {
       if (stream_) stream_->progress();
     });
   };
   if (udp_stream_) {
-    udp_stream_->run(encode_outer, join_chunk);
+    udp_stream_->run(encode_outer, join_arrived);
     run.result().bytes_sent = udp_stream_->bytes_sent();
   } else {
     for (std::uint64_t chunk = 0; chunk < stream_->chunks(); ++chunk) {
-      join_chunk(stream_->next(), chunk + 1 == stream_->chunks());
+      join_arrived(stream_->next(), chunk + 1 == stream_->chunks());
     }
     run.result().bytes_sent = stream_->bytes_sent();
   }

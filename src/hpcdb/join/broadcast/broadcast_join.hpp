@@ -24,7 +24,7 @@
 #include "hpcdb/join/broadcast/broadcast_stream.hpp"
 #include "hpcdb/join/broadcast/udp_broadcast_stream.hpp"
 #include "hpcdb/join/distributed_join.hpp"
-#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/broadcast/broadcast_plan.hpp"
 #include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_memory.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
@@ -32,22 +32,10 @@
 
 namespace hpcdb {
 
-struct BroadcastPlan {
-  BroadcastJoinConfig config;
-  SortedFormatPlan format;
-  std::size_t chunk_tuples = 0;              // per broadcast chunk (udp: at least a datagram's)
-  std::uint64_t largest_inner_fragment = 0;  // tuples
-  std::uint64_t largest_outer_fragment = 0;
-  MemoryEstimate memory() const;
-};
-
-// The plan for these facts; validates the options first (UsageError).
-BroadcastPlan plan_broadcast_join(const JoinFacts& facts, const BroadcastJoinConfig& config);
-
 class BroadcastJoin : public DistributedJoin {
  public:
   // Collective. Allocates the stream and sort space the plan needs.
-  BroadcastJoin(const Cluster& cluster, const BroadcastPlan& plan, const Relation& outer);
+  BroadcastJoin(const Cluster& cluster, const BroadcastPlan& plan);
   // Collective. Plans from the agreed facts of these relations first.
   BroadcastJoin(const Cluster& cluster, const BroadcastJoinConfig& config, const Relation& inner, const Relation& outer);
   JoinResult run(const Relation& inner, const Relation& outer) override;

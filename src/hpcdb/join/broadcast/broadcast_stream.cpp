@@ -9,13 +9,12 @@
 
 namespace hpcdb {
 
-BroadcastStream::BroadcastStream(const Cluster& cluster, std::uint64_t fragment_values, std::size_t value_bytes,
+BroadcastStream::BroadcastStream(const Cluster& cluster, const std::vector<std::uint64_t>& fragments, std::size_t value_bytes,
                                  std::size_t chunk_values, unsigned depth, Route route)
     : comm_(cluster.world()), rank_(cluster.rank()), ranks_(cluster.size()), route_(route), value_bytes_(value_bytes) {
   if (chunk_values == 0) throw UsageError("the broadcast chunk must hold at least one tuple");
   if (chunk_values * value_bytes > (std::size_t{1} << 30)) throw UsageError("--chunk-size must be at most 1 GiB");
   if (depth == 0) throw UsageError("the broadcast needs at least one chunk in flight");
-  const std::vector<std::uint64_t> fragments = allgather(fragment_values, cluster.world());
   for (int owner = 0; owner < ranks_; ++owner) {
     const std::uint64_t n = fragments[static_cast<std::size_t>(owner)];
     for (std::uint64_t first = 0; first < n; first += chunk_values) {

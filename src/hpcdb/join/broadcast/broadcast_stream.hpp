@@ -33,10 +33,10 @@ class BroadcastStream {
   using Encoder = std::function<void(std::size_t first, std::size_t count, std::byte* out)>;
   enum class Route { ring, tree };
 
-  // Collective. Fragments of `fragment_values` values of `value_bytes`
-  // bytes each on this rank; chunks of up to `chunk_values`; `depth`
-  // chunks in flight ahead of the one being joined.
-  BroadcastStream(const Cluster& cluster, std::uint64_t fragment_values, std::size_t value_bytes,
+  // Collective. Every rank's fragment (`fragments`, values of `value_bytes`
+  // bytes each, the same list on every rank); chunks of up to
+  // `chunk_values`; `depth` chunks in flight ahead of the one being joined.
+  BroadcastStream(const Cluster& cluster, const std::vector<std::uint64_t>& fragments, std::size_t value_bytes,
                   std::size_t chunk_values, unsigned depth, Route route = Route::ring);
   ~BroadcastStream();
   BroadcastStream(const BroadcastStream&) = delete;

@@ -36,14 +36,15 @@ std::size_t UdpBroadcastStream::datagram_values(std::size_t value_bytes) {
 }
 
 UdpBroadcastStream::UdpBroadcastStream(const Cluster& cluster, const UdpBroadcastConfig& config,
-                                       std::uint64_t fragment_values, std::size_t value_bytes, std::size_t batch_values)
+                                       const std::vector<std::uint64_t>& fragments, std::size_t value_bytes,
+                                       std::size_t batch_values)
     : cluster_(cluster),
       config_(config),
       comm_(cluster.world()),
       value_bytes_(value_bytes),
       per_datagram_(datagram_values(value_bytes)),
       batch_values_(std::max(batch_values, per_datagram_)),
-      fragments_(allgather(fragment_values, cluster.world())),
+      fragments_(fragments),
       datagram_(kMaxUdpPayload),
       batch_(batch_values_ * value_bytes, Prefault::yes),
       faults_(config.seed ^ (0x9E3779B97F4A7C15ULL * static_cast<std::uint64_t>(cluster.rank() + 1))) {

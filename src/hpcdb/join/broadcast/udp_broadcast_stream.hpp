@@ -45,9 +45,9 @@ class UdpBroadcastStream {
   // Receives a batch of whole values to join; `last` marks the rank's final batch.
   using Consumer = std::function<void(std::span<std::byte> values, bool last)>;
 
-  // Collective. This rank's fragment holds `fragment_values` values of
-  // `value_bytes` bytes; batches hold up to `batch_values`.
-  UdpBroadcastStream(const Cluster& cluster, const UdpBroadcastConfig& config, std::uint64_t fragment_values,
+  // Collective. Every rank's fragment (`fragments`, values of `value_bytes`
+  // bytes, the same list on every rank); batches hold up to `batch_values`.
+  UdpBroadcastStream(const Cluster& cluster, const UdpBroadcastConfig& config, const std::vector<std::uint64_t>& fragments,
                      std::size_t value_bytes, std::size_t batch_values);
   UdpBroadcastStream(const UdpBroadcastStream&) = delete;
   UdpBroadcastStream& operator=(const UdpBroadcastStream&) = delete;

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/join/cyclo/cyclo_phases.hpp"
 #include "hpcdb/join/join_run.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/join/sorted_values.hpp"
@@ -13,32 +14,7 @@ namespace {
 // S tuples joined between two looks at the ring.
 constexpr std::size_t kJoinBlock = 32768;
 
-std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
-
-std::size_t whole_lines(std::uint64_t bytes) { return static_cast<std::size_t>(ceil_div(std::max<std::uint64_t>(bytes, 1), 64) * 64); }
-
 }  // namespace
-
-CycloPlan plan_cyclo_join(const JoinFacts& facts, const CycloJoinConfig& config) {
-  validate(config);
-  CycloPlan plan;
-  plan.config = config;
-  plan.format = plan_sorted_format(facts, config.compression);
-  plan.largest_inner_fragment = facts.largest_inner_fragment;
-  plan.largest_outer_fragment = facts.largest_outer_fragment;
-  return plan;
-}
-
-MemoryEstimate CycloPlan::memory() const {
-  const std::uint64_t tuple = format.tuple_bytes;
-  const std::uint64_t inner = largest_inner_fragment, outer = largest_outer_fragment;
-  MemoryEstimate m;
-  m.add("ring buffers", 2 * whole_lines(outer * tuple));
-  m.add("sorted R", whole_lines(inner * tuple));
-  m.add("sort space", whole_lines(std::max(inner, outer) * tuple));
-  if (!config.presort) m.add("visiting part", whole_lines(outer * tuple));
-  return m;
-}
 
 CycloJoin::CycloJoin(const Cluster& cluster, const CycloJoinConfig& config, const Relation& inner, const Relation& outer)
     : CycloJoin(cluster, plan_cyclo_join(agreed_join_facts(cluster, inner, outer), config)) {}
@@ -51,11 +27,11 @@ CycloJoin::CycloJoin(const Cluster& cluster, const CycloPlan& plan) : cluster_(c
   const std::uint64_t largest = std::max(plan_.largest_inner_fragment, plan_.largest_outer_fragment);
   scratch_ = MemoryRegion(whole_lines(largest * tuple), Prefault::yes);
   if (!plan_.config.presort) visiting_ = MemoryRegion(whole_lines(part_bytes), Prefault::yes);
-  if (plan_.config.fault.hits(cluster.rank(), "setup")) throw Error(plan_.config.fault.message());
+  fail_in_setup(cluster, plan_.config.failure);
 }
 
 JoinResult CycloJoin::run(const Relation& inner, const Relation& outer) {
-  JoinResult result = timed_sorted_run(cluster_, plan_.format, plan_.config.fault, inner, outer,
+  JoinResult result = timed_sorted_run(cluster_, plan_.format, plan_.config.failure, inner, outer,
                                        [&](const auto& format, JoinRun& run) { run_with(format, inner, outer, run); });
   result.ring.presort = plan_.config.presort;
   result.ring.compressed = plan_.format.compressed;
@@ -74,31 +50,22 @@ void CycloJoin::run_with(const Format& format, const Relation& inner, const Rela
   const std::size_t nr = inner.tuples.size();
   const bool presort = plan_.config.presort;
 
-  run.phase("sort");
-  encode_sorted(format, std::span<const Tuple>(inner.tuples.data(), nr), r, scratch);
+  run.phase(sorted_join_phase::sort);
   std::size_t part_tuples = outer.tuples.size();
-  auto* own = reinterpret_cast<Stored*>(ring_->buffer(0));
-  encode_into(format, std::span<const Tuple>(outer.tuples.data(), part_tuples), own);
-  if (presort) sort_by_key(own, part_tuples, scratch);
+  sort_ring_inputs(format, std::span<const Tuple>(inner.tuples.data(), nr),
+                   std::span<const Tuple>(outer.tuples.data(), part_tuples), r,
+                   reinterpret_cast<Stored*>(ring_->buffer(0)), scratch, presort);
 
-  run.phase("distribute");
+  run.phase(sorted_join_phase::distribute);
   MatchCollector matches;
   matches.keep_pairs = plan_.config.keep_pairs;
   const unsigned cycles = ring_->cycles();
   for (unsigned cycle = 0; cycle < cycles; ++cycle) {
-    if (cycle + 1 == cycles) run.phase("end");
+    if (cycle + 1 == cycles) run.phase(sorted_join_phase::end);
     if (cycle > 0) part_tuples = ring_->wait_for_part(cycle) / sizeof(Stored);
     ring_->begin_cycle(cycle, part_tuples * sizeof(Stored));
-    const auto* part = reinterpret_cast<const Stored*>(ring_->buffer(cycle));
-    if (!presort) {
-      // The part travels on unsorted while this rank sorts a copy.
-      auto* copy = static_cast<Stored*>(visiting_.data());
-      std::copy(part, part + part_tuples, copy);
-      ring_->progress();
-      sort_by_key(copy, part_tuples, scratch);
-      part = copy;
-    }
-    join_sorted_in_blocks(format, r, nr, part, part_tuples, kJoinBlock, matches, [&] { ring_->progress(); });
+    join_visiting_part(format, r, nr, reinterpret_cast<const Stored*>(ring_->buffer(cycle)), part_tuples, presort,
+                       static_cast<Stored*>(visiting_.data()), scratch, kJoinBlock, matches, [&] { ring_->progress(); });
     ring_->end_cycle();
   }
   run.take_matches(std::move(matches));

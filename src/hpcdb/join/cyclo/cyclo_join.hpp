@@ -21,24 +21,11 @@
 #include "hpcdb/data/relation.hpp"
 #include "hpcdb/join/cyclo/ring_channel.hpp"
 #include "hpcdb/join/distributed_join.hpp"
-#include "hpcdb/join/join_config.hpp"
-#include "hpcdb/join/join_facts.hpp"
-#include "hpcdb/join/join_memory.hpp"
+#include "hpcdb/join/cyclo/cyclo_plan.hpp"
 #include "hpcdb/join/sorted_join_run.hpp"
 #include "hpcdb/net/cluster.hpp"
 
 namespace hpcdb {
-
-struct CycloPlan {
-  CycloJoinConfig config;
-  SortedFormatPlan format;
-  std::uint64_t largest_inner_fragment = 0;  // tuples
-  std::uint64_t largest_outer_fragment = 0;  // tuples: a ring buffer holds one part
-  MemoryEstimate memory() const;
-};
-
-// The plan for these facts; validates the options first (UsageError).
-CycloPlan plan_cyclo_join(const JoinFacts& facts, const CycloJoinConfig& config);
 
 class CycloJoin : public DistributedJoin {
  public:

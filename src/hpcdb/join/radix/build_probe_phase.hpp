@@ -15,7 +15,7 @@
 
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/worker_team.hpp"
-#include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/worker_runner.hpp"
 #include "hpcdb/join/radix/partition_histograms.hpp"
 #include "hpcdb/join/radix/partition_join_tasks.hpp"
 #include "hpcdb/join/radix/partition_joiner.hpp"
@@ -117,7 +117,7 @@ class SharedPartitionJoin {
 // Joins every partition this rank (and, with node sharing, its node) holds.
 // Collective over the node (the task lists).
 template <class Format>
-PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const RadixPlan& plan, Format format,
+PartitionJoinTotals join_partitions(const Cluster& cluster, WorkerRunner& workers, const RadixPlan& plan, Format format,
                                     const PartitionHistograms& histograms, const PartitionPlacement& placement,
                                     const ReceiveWindows& windows, NodeTaskCounter& node_tasks) {
   using Stored = typename Format::Stored;
@@ -156,7 +156,7 @@ PartitionJoinTotals join_partitions(const Cluster& cluster, JoinRun& run, const 
   const int me = cluster.rank();
   // Partition p's first-digit counts, where the histogram phase took them.
   auto counted = [&](std::size_t p) { return FirstDigitCounts{histograms.inner_digits(p), histograms.outer_digits(p)}; };
-  run.workers(threads, [&](unsigned t) {
+  workers.run_workers(threads, [&](unsigned t) {
     PartitionJoiner<Format>& joiner = *joiners[t];
     for (std::size_t p : tasks.heavy) {
       shared.join(t, joiner, placement.inner_of<Stored>(windows, cluster, p), histograms.inner(p),

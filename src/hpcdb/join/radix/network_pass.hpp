@@ -11,7 +11,7 @@
 
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/join/chunk_tasks.hpp"
-#include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/worker_runner.hpp"
 #include "hpcdb/join/radix/input_chunks.hpp"
 #include "hpcdb/join/radix/network_partitioner.hpp"
 #include "hpcdb/join/radix/partition_placement.hpp"
@@ -30,7 +30,7 @@ struct NetworkPassTotals {
 
 // Collective over the node (the chunk tasks).
 template <class Format>
-NetworkPassTotals partition_over_network(const Cluster& cluster, JoinRun& run, const RadixPlan& plan, Format format,
+NetworkPassTotals partition_over_network(const Cluster& cluster, WorkerRunner& workers, const RadixPlan& plan, Format format,
                                          ChunkTasks& tasks, const InputChunks& chunks,
                                          const PartitionPlacement& placement, const ReceiveWindows& windows,
                                          const MemoryRegion& send_buffers, const StagedExchange* staged) {
@@ -63,7 +63,7 @@ NetworkPassTotals partition_over_network(const Cluster& cluster, JoinRun& run, c
   };
 
   tasks.start();  // after every rank of the node has written its starts
-  run.workers(threads, [&](unsigned t) {
+  workers.run_workers(threads, [&](unsigned t) {
     Stored* buffers = writer != nullptr && plan.send_buffer_bytes > 0
                           ? reinterpret_cast<Stored*>(static_cast<std::byte*>(send_buffers.data()) +
                                                       t * (plan.send_buffer_bytes / threads))

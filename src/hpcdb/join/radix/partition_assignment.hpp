@@ -3,7 +3,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/radix/radix_config.hpp"
 
 namespace hpcdb {
 

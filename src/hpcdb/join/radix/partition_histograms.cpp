@@ -68,7 +68,7 @@ void sum_digit_counts(const Cluster& cluster, std::size_t partitions, unsigned d
 
 }  // namespace
 
-PartitionHistograms count_partitions(const Cluster& cluster, JoinRun& run, const RadixPlan& plan, ChunkTasks& tasks,
+PartitionHistograms count_partitions(const Cluster& cluster, WorkerRunner& workers, const RadixPlan& plan, ChunkTasks& tasks,
                                      const InputChunks& chunks) {
   const std::size_t partitions = plan.partitions;
   const std::uint64_t mask = partitions - 1;
@@ -78,7 +78,7 @@ PartitionHistograms count_partitions(const Cluster& cluster, JoinRun& run, const
   std::vector<DigitTotals> thread_digits(digit_bits > 0 ? threads : 0);
   for (DigitTotals& d : thread_digits) d.totals.assign(2 * (partitions << digit_bits), 0);
   tasks.start();
-  run.workers(threads, [&](unsigned t) {
+  workers.run_workers(threads, [&](unsigned t) {
     ChunkTask task;
     KeyRidBits seen;
     while (tasks.next(task)) {

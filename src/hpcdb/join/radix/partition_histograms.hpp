@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "hpcdb/join/chunk_tasks.hpp"
-#include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/worker_runner.hpp"
 #include "hpcdb/join/radix/input_chunks.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"
 #include "hpcdb/net/cluster.hpp"
@@ -43,7 +43,7 @@ struct PartitionHistograms {
 // Collective. Counts the chunks `tasks` hands out into `chunks`' tables.
 // Throws when a tuple does not fit the plan's format (relations other than
 // those the join was planned for).
-PartitionHistograms count_partitions(const Cluster& cluster, JoinRun& run, const RadixPlan& plan, ChunkTasks& tasks,
+PartitionHistograms count_partitions(const Cluster& cluster, WorkerRunner& workers, const RadixPlan& plan, ChunkTasks& tasks,
                                      const InputChunks& chunks);
 
 }  // namespace hpcdb

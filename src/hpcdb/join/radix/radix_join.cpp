@@ -7,6 +7,7 @@
 #include "hpcdb/join/radix/network_pass.hpp"
 #include "hpcdb/join/radix/partition_histograms.hpp"
 #include "hpcdb/join/radix/partition_placement.hpp"
+#include "hpcdb/join/radix/radix_phases.hpp"
 #include "hpcdb/net/collectives.hpp"
 
 namespace hpcdb {
@@ -22,7 +23,7 @@ RadixJoin::RadixJoin(const Cluster& cluster, const RadixPlan& plan) : cluster_(c
   }
   node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
   chunks_ = std::make_unique<InputChunks>(cluster, plan.input_chunks, plan.partitions);
-  if (plan.config.fault.hits(cluster.rank(), "setup")) throw Error(plan.config.fault.message());
+  fail_in_setup(cluster, plan.config.failure);
 }
 
 JoinResult RadixJoin::run(const Relation& inner, const Relation& outer) {
@@ -33,17 +34,17 @@ template <class Format>
 JoinResult RadixJoin::run_in(Format format, const Relation& inner, const Relation& outer) {
   using Stored = typename Format::Stored;
   const RadixPlan& plan = plan_;
-  JoinRun run(cluster_, inner, outer, plan.config.fault);
+  JoinRun run(cluster_, inner, outer, plan.config.failure);
   JoinResult& result = run.result();
 
-  run.phase("histogram");
+  run.phase(radix_phase::histogram);
   ChunkTasks tasks(cluster_, *node_tasks_, plan.input_chunks, plan.share_node_work, inner, outer);
   const PartitionHistograms histograms = count_partitions(cluster_, run, plan, tasks, *chunks_);
 
-  run.phase("window_allocation");
+  run.phase(radix_phase::window_allocation);
   const PartitionPlacement placement = place_partitions(cluster_, plan, histograms, *chunks_, *windows_, staged_.get());
 
-  run.phase("network_partition");
+  run.phase(radix_phase::network_partition);
   const NetworkPassTotals pass = partition_over_network(cluster_, run, plan, format, tasks, *chunks_, placement,
                                                         *windows_, send_buffers_, staged_.get());
   result.puts = pass.puts;
@@ -56,7 +57,7 @@ JoinResult RadixJoin::run_in(Format format, const Relation& inner, const Relatio
   }
 
   if (staged_) {
-    run.phase("network_exchange");
+    run.phase(radix_phase::network_exchange);
     const std::size_t window = placement.layout.window_bytes[static_cast<std::size_t>(cluster_.rank())];
     const ExchangeStats shipped = staged_->ship(cluster_, {windows_->own(), window}, placement.layout, placement.owner,
                                                 placement.all_counts, plan.config.exchange);
@@ -68,16 +69,16 @@ JoinResult RadixJoin::run_in(Format format, const Relation& inner, const Relatio
     result.radix.exchange_waiting = shipped.waiting_seconds;
   }
 
-  run.phase("network_wait");
+  run.phase(radix_phase::network_wait);
   windows_->close();
 
-  run.add("local_partition", 0);
-  run.phase("build_probe");
+  run.add(radix_phase::local_partition, 0);
+  run.phase(radix_phase::build_probe);
   PartitionJoinTotals joined = join_partitions(cluster_, run, plan, format, histograms, placement, *windows_, *node_tasks_);
   run.take_matches(std::move(joined.matches));
   // The local pass runs inside the per-partition loop; report it as its own phase.
-  run.add("build_probe", -joined.local_partition_seconds);
-  run.add("local_partition", joined.local_partition_seconds);
+  run.add(radix_phase::build_probe, -joined.local_partition_seconds);
+  run.add(radix_phase::local_partition, joined.local_partition_seconds);
   result.radix.build_splits = joined.build_splits;
   result.radix.probe_splits = joined.probe_splits;
   result.sharing.peer_partitions = joined.peer_partitions;

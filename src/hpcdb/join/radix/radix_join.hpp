@@ -25,7 +25,7 @@
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/data/relation.hpp"
 #include "hpcdb/join/distributed_join.hpp"
-#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/radix/radix_config.hpp"
 #include "hpcdb/join/join_result.hpp"
 #include "hpcdb/join/radix/input_chunks.hpp"
 #include "hpcdb/join/radix/radix_plan.hpp"

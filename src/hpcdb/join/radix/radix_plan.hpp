@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "hpcdb/core/cpu_info.hpp"
-#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/radix/radix_config.hpp"
 #include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_memory.hpp"
 #include "hpcdb/join/receive_windows.hpp"

@@ -6,14 +6,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/worker_runner.hpp"
 #include "hpcdb/kernels/match_collector.hpp"
 #include "hpcdb/kernels/merge_join_scan.hpp"
 
 namespace hpcdb {
 
 template <class Format>
-MatchCollector match_sorted(JoinRun& run, Format format, const typename Format::Stored* r, std::uint64_t nr,
+MatchCollector match_sorted(WorkerRunner& workers, Format format, const typename Format::Stored* r, std::uint64_t nr,
                             const typename Format::Stored* s, std::uint64_t ns, unsigned threads, bool keep_pairs) {
   using Stored = typename Format::Stored;
   auto key_of = [format](const Stored& v) { return format.key(v); };
@@ -30,7 +30,7 @@ MatchCollector match_sorted(JoinRun& run, Format format, const typename Format::
     s_cut[t] = std::max(s_cut[t], s_cut[t - 1]);
   }
   std::vector<MatchCollector> collectors(threads);
-  run.workers(threads, [&](unsigned t) {
+  workers.run_workers(threads, [&](unsigned t) {
     collectors[t].keep_pairs = keep_pairs;
     merge_join_scan(
         r + r_cut[t], r_cut[t + 1] - r_cut[t], s + s_cut[t], s_cut[t + 1] - s_cut[t], key_of,

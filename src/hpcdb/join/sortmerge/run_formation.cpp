@@ -4,10 +4,10 @@
 
 namespace hpcdb {
 
-KeyBounds chunk_key_bounds(const Cluster& cluster, JoinRun& run, ChunkTasks& tasks, unsigned threads) {
+KeyBounds chunk_key_bounds(const Cluster& cluster, WorkerRunner& workers, ChunkTasks& tasks, unsigned threads) {
   std::vector<KeyBounds> per_thread(threads);
   tasks.start();
-  run.workers(threads, [&](unsigned t) {
+  workers.run_workers(threads, [&](unsigned t) {
     // Widened in a local copy: the workers' bounds share cache lines (with
     // 2 threads, the partition phase took 0.48-0.53 s instead of 0.22-0.26 s
     // in about half the runs when the loop kept them in memory).

@@ -15,7 +15,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/join/chunk_tasks.hpp"
-#include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/worker_runner.hpp"
 #include "hpcdb/join/key_bounds.hpp"
 #include "hpcdb/join/sortmerge/key_ranges.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_plan.hpp"
@@ -43,20 +43,20 @@ struct FormedRuns {
 
 // Collective. The bounds over every rank of the chunks `tasks` hands out
 // (a node's chunks are shared when node-wide).
-KeyBounds chunk_key_bounds(const Cluster& cluster, JoinRun& run, ChunkTasks& tasks, unsigned threads);
+KeyBounds chunk_key_bounds(const Cluster& cluster, WorkerRunner& workers, ChunkTasks& tasks, unsigned threads);
 
 // Collective. Cuts every chunk into runs per range in `staging`.
 template <class Format>
-FormedRuns form_runs(const Cluster& cluster, JoinRun& run, const SortMergePlan& plan, Format format,
+FormedRuns form_runs(const Cluster& cluster, WorkerRunner& workers, const SortMergePlan& plan, Format format,
                      const Relation& inner, const Relation& outer, ChunkTasks& tasks, const MemoryRegion& staging) {
   using Stored = typename Format::Stored;
   const unsigned threads = plan.config.threads;
   const std::size_t run_length = plan.run_length;
   const std::size_t combined = static_cast<std::size_t>(cluster.size()) * plan.subranges;
   FormedRuns formed;
-  formed.bounds = chunk_key_bounds(cluster, run, tasks, threads);
-  if (plan.compressed && (formed.bounds.min_key < plan.bounds.min_key || formed.bounds.max_key > plan.bounds.max_key ||
-                          formed.bounds.rid_bits() > plan.bounds.rid_bits())) {
+  formed.bounds = chunk_key_bounds(cluster, workers, tasks, threads);
+  if (plan.format.compressed && (formed.bounds.min_key < plan.format.bounds.min_key || formed.bounds.max_key > plan.format.bounds.max_key ||
+                          formed.bounds.rid_bits() > plan.format.bounds.rid_bits())) {
     throw Error("sort-merge join: the relations hold keys or rids outside those the join was planned for");
   }
   formed.ranges = plan.config.splitters == Splitters::sampled
@@ -72,7 +72,7 @@ FormedRuns form_runs(const Cluster& cluster, JoinRun& run, const SortMergePlan& 
   std::atomic<std::uint64_t> peer_chunks{0};
   const int own = cluster.node_rank();
   tasks.start();
-  run.workers(threads, [&](unsigned t) {
+  workers.run_workers(threads, [&](unsigned t) {
     WriteCombiner<Stored> inner_combiner(combined);
     WriteCombiner<Stored> outer_combiner(combined);
     WriteCombiner<Stored>* combiners[2] = {&inner_combiner, &outer_combiner};

@@ -51,8 +51,8 @@ RunPlacement place_runs(const Cluster& cluster, const SortMergePlan& plan, const
   // Every rank needs the outer-region offset of each target: from the targets' inner sizes.
   const std::vector<std::uint64_t> inner_sizes = allgather(placement.window_tuples[0], world);
   placement.outer_offsets.resize(ranks);
-  for (std::size_t q = 0; q < ranks; ++q) placement.outer_offsets[q] = window_regions(inner_sizes[q], 0, plan.tuple_bytes).outer_offset;
-  const WindowRegions own = window_regions(placement.window_tuples[0], placement.window_tuples[1], plan.tuple_bytes);
+  for (std::size_t q = 0; q < ranks; ++q) placement.outer_offsets[q] = window_regions(inner_sizes[q], 0, plan.format.tuple_bytes).outer_offset;
+  const WindowRegions own = window_regions(placement.window_tuples[0], placement.window_tuples[1], plan.format.tuple_bytes);
   placement.window_bytes = own.bytes;
   windows.open(own.bytes);
   return placement;

@@ -9,11 +9,11 @@
 
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/worker_team.hpp"
-#include "hpcdb/join/join_run.hpp"
+#include "hpcdb/join/worker_runner.hpp"
 #include "hpcdb/join/receive_windows.hpp"
 #include "hpcdb/join/sortmerge/run_formation.hpp"
 #include "hpcdb/join/sortmerge/run_placement.hpp"
-#include "hpcdb/join/sortmerge/sort_formats.hpp"
+#include "hpcdb/kernels/sort_formats.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_plan.hpp"
 #include "hpcdb/net/cluster.hpp"
 
@@ -29,7 +29,7 @@ struct ShippedRuns {
 std::vector<KeyField> range_key_fields(const KeyRanges& ranges, std::uint64_t min_key, std::uint64_t max_key);
 
 template <class Format>
-ShippedRuns sort_and_ship_runs(const Cluster& cluster, JoinRun& run, const SortMergePlan& plan, Format format,
+ShippedRuns sort_and_ship_runs(const Cluster& cluster, WorkerRunner& workers, const SortMergePlan& plan, Format format,
                                const FormedRuns& formed, const RunPlacement& placement, const MemoryRegion& staging,
                                const ReceiveWindows& windows) {
   using Stored = typename Format::Stored;
@@ -61,7 +61,7 @@ ShippedRuns sort_and_ship_runs(const Cluster& cluster, JoinRun& run, const SortM
   TaskCounter task_counter(tasks.size());
   std::vector<std::vector<MPI_Request>> requests(threads);
   std::vector<std::uint64_t> narrow_key_runs(threads, 0);
-  run.workers(threads, [&](unsigned worker) {
+  workers.run_workers(threads, [&](unsigned worker) {
     RunSortSpace<Stored> space(run_length);
     std::size_t task_index = 0;
     while (task_counter.next(task_index)) {

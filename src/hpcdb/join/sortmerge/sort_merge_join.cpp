@@ -8,6 +8,7 @@
 #include "hpcdb/join/sortmerge/run_formation.hpp"
 #include "hpcdb/join/sortmerge/run_placement.hpp"
 #include "hpcdb/join/sortmerge/run_shipping.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_phases.hpp"
 #include "hpcdb/net/collectives.hpp"
 
 namespace hpcdb {
@@ -21,26 +22,26 @@ SortMergeJoin::SortMergeJoin(const Cluster& cluster, const SortMergePlan& plan) 
   node_tasks_ = std::make_unique<NodeTaskCounter>(cluster);
   staging_ = MemoryRegion(plan.staging_and_merge_bytes(), Prefault::no);
   prefault(staging_.data(), plan.staging_expected_bytes);
-  if (plan.config.fault.hits(cluster.rank(), "setup")) throw Error(plan.config.fault.message());
+  fail_in_setup(cluster, plan.config.failure);
 }
 
 JoinResult SortMergeJoin::run(const Relation& inner, const Relation& outer) {
-  return plan_.with_format([&](auto format) { return run_in(format, inner, outer); });
+  return plan_.format.with_format([&](auto format) { return run_in(format, inner, outer); });
 }
 
 template <class Format>
 JoinResult SortMergeJoin::run_in(Format format, const Relation& inner, const Relation& outer) {
   using Stored = typename Format::Stored;
   const SortMergePlan& plan = plan_;
-  JoinRun run(cluster_, inner, outer, plan.config.fault);
+  JoinRun run(cluster_, inner, outer, plan.config.failure);
   JoinResult& result = run.result();
 
-  run.phase("partition");
+  run.phase(sort_merge_phase::partition);
   ChunkTasks tasks(cluster_, *node_tasks_, plan.input_chunks, plan.share_node_work, inner, outer);
   const FormedRuns formed = form_runs(cluster_, run, plan, format, inner, outer, tasks, staging_);
   result.sharing.peer_chunks = formed.peer_chunks;
 
-  run.phase("window_allocation");
+  run.phase(sort_merge_phase::window_allocation);
   const RunPlacement placement = place_runs(cluster_, plan, formed, *windows_);
   // The merge's second buffer mirrors this rank's window: the staging, unless
   // skew made the window larger than the staging.
@@ -50,7 +51,7 @@ JoinResult SortMergeJoin::run_in(Format format, const Relation& inner, const Rel
   }
   const MemoryRegion& merge_area = merge_bytes <= staging_.bytes() ? staging_ : merge_buffer_;
 
-  run.phase("sort");
+  run.phase(sort_merge_phase::sort);
   const ShippedRuns shipped = sort_and_ship_runs(cluster_, run, plan, format, formed, placement, staging_, *windows_);
   for (std::size_t q = 0; q < placement.ranks; ++q) {
     if (static_cast<int>(q) == cluster_.rank()) continue;
@@ -61,14 +62,14 @@ JoinResult SortMergeJoin::run_in(Format format, const Relation& inner, const Rel
     result.bytes_put = writer->bytes();
   }
 
-  run.phase("sort_wait");
+  run.phase(sort_merge_phase::sort_wait);
   windows_->close();
 
-  run.phase("merge");
+  run.phase(sort_merge_phase::merge);
   const MergedRelations<Stored> merged = merge_received_runs(plan, format, placement, windows_->own(), merge_area,
                                                              static_cast<std::size_t>(cluster_.rank()));
 
-  run.phase("match");
+  run.phase(sort_merge_phase::match);
   run.take_matches(match_sorted(run, format, merged.inner, placement.window_tuples[0], merged.outer,
                                 placement.window_tuples[1], plan.config.threads, plan.config.keep_pairs));
 
@@ -81,9 +82,9 @@ JoinResult SortMergeJoin::run_in(Format format, const Relation& inner, const Rel
   s.runs_sent = runs[0];
   s.narrow_key_runs = runs[1];
   s.merge_levels = allreduce(merged.levels, MPI_MAX, world);
-  s.compressed = plan.compressed;
-  s.tuple_bytes = plan.tuple_bytes;
-  s.simd = plan.compressed && default_sort_path() == SortPath::avx2;
+  s.compressed = plan.format.compressed;
+  s.tuple_bytes = plan.format.tuple_bytes;
+  s.simd = plan.format.compressed && default_sort_path() == SortPath::avx2;
   s.subranges = plan.subranges;
   s.run_length = plan.run_length;
   s.key_bits = formed.bounds.key_offset_bits();

@@ -25,7 +25,7 @@
 
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/join/distributed_join.hpp"
-#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_config.hpp"
 #include "hpcdb/join/receive_windows.hpp"
 #include "hpcdb/join/sortmerge/sort_merge_plan.hpp"
 #include "hpcdb/net/cluster.hpp"

@@ -63,14 +63,12 @@ SortMergePlan plan_sort_merge_join(const JoinFacts& facts, const SortMergeJoinCo
   SortMergePlan plan;
   plan.config = config;
   plan.share_node_work = shares_node_work(config, facts.ranks_per_node);
-  if (facts.bounds_known) plan.bounds = facts.bounds;
-  plan.compressed = facts.bounds_known && plan.bounds.compressible(config.compression);
-  plan.tuple_bytes = plan.compressed ? 8 : 16;
+  plan.format = plan_sorted_format(facts, config.compression);
   plan.subranges = sort_merge_subranges(facts.inner_tuples, facts.outer_tuples, facts.ranks, config, facts.ranks_per_node);
   plan.run_length = sort_merge_staging_block(facts.inner_tuples, facts.outer_tuples, facts.ranks, config, facts.ranks_per_node);
   plan.input_chunks = input_chunks(config.input_chunks, std::max(facts.inner_tuples, facts.outer_tuples), facts.ranks,
                                    config.threads);
-  plan.window_capacity = ReceiveWindows::capacity_for(facts.inner_tuples, facts.outer_tuples, facts.ranks, plan.tuple_bytes);
+  plan.window_capacity = ReceiveWindows::capacity_for(facts.inner_tuples, facts.outer_tuples, facts.ranks, plan.format.tuple_bytes);
   plan.writes = ReceiveWindows::writes_for(config.force_put);
 
   // Staging holds this rank's own tuples and, with node sharing, those of
@@ -85,12 +83,12 @@ SortMergePlan plan_sort_merge_join(const JoinFacts& facts, const SortMergeJoinCo
     help_room = plan.help_tuples + config.threads * (largest_fragment / plan.input_chunks + 1);
   }
   plan.staging_bytes =
-      staging_bytes(local + help_room, facts.ranks, config.threads, plan.subranges, plan.run_length, plan.tuple_bytes);
+      staging_bytes(local + help_room, facts.ranks, config.threads, plan.subranges, plan.run_length, plan.format.tuple_bytes);
   plan.staging_expected_bytes = std::min(
       plan.staging_and_merge_bytes(),
       std::max(expected_staging_bytes(local, plan.help_tuples, facts.ranks, config.threads, plan.subranges, plan.run_length,
-                                      plan.tuple_bytes),
-               static_cast<std::size_t>(local) * plan.tuple_bytes));
+                                      plan.format.tuple_bytes),
+               static_cast<std::size_t>(local) * plan.format.tuple_bytes));
   return plan;
 }
 

@@ -6,22 +6,17 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "hpcdb/join/join_config.hpp"
+#include "hpcdb/join/sortmerge/sort_merge_config.hpp"
 #include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_memory.hpp"
-#include "hpcdb/join/key_bounds.hpp"
 #include "hpcdb/join/receive_windows.hpp"
-#include "hpcdb/join/sortmerge/sort_formats.hpp"
+#include "hpcdb/join/sorted_format_plan.hpp"
 
 namespace hpcdb {
 
 struct SortMergePlan {
   SortMergeJoinConfig config;
-  // Tuples sort and travel as 8-byte values ((key - min key) << rid bits |
-  // rid) when that fits, else as 16-byte tuples.
-  KeyBounds bounds;  // of both relations over every rank (empty when unknown)
-  bool compressed = false;
-  unsigned tuple_bytes = 16;
+  SortedFormatPlan format;  // how tuples sort and travel
   unsigned subranges = 1;        // key sub-ranges per rank
   std::size_t run_length = 0;    // tuples per staging block, the longest run
   unsigned input_chunks = 1;     // per rank fragment and relation
@@ -38,12 +33,6 @@ struct SortMergePlan {
   // One region serves both: the runs are shipped before the merge begins.
   std::size_t staging_and_merge_bytes() const { return std::max(staging_bytes, window_capacity); }
 
-  // Calls f(format) with the plan's format (OffsetCompressedFormat or WideTupleFormat).
-  template <class F>
-  decltype(auto) with_format(F&& f) const {
-    if (compressed) return f(OffsetCompressedFormat{bounds.empty() ? 0 : bounds.min_key, bounds.rid_bits()});
-    return f(WideTupleFormat{});
-  }
   MemoryEstimate memory() const;
 };
 
