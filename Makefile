@@ -116,10 +116,10 @@ LAYOUTS ?= node,1gbit,10gbit
 bench-shuffle: build python-bench
 	.venv/bin/python bench/shuffle.py --layouts $(LAYOUTS) --repeat 5
 
-# The Star Schema Benchmark at scale factor 10: hpcdb ssb next to DuckDB on the same data and query
-# stream (64 clients), point queries under scan load with priorities on and off, and a sweep of
-# 1-256 clients, local and decoupled (about 40 minutes; SSB="--scale 1 --duration 20" for a quick look,
-# bench/ssb.py --help lists the options).
+# The Star Schema Benchmark at scale factor 5: hpcdb ssb next to DuckDB on the same data and query
+# streams at 1, 4, 16, 64 and 256 clients (DuckDB's best of 1, 2, 4 and N connections), 3 interleaved
+# rounds, then point queries under scan load with priorities on and off (several hours;
+# SSB="--scale 1 --duration 20 --repeat 1" for a quick look, bench/ssb.py --help lists the options).
 SSB ?=
 bench-ssb: build python-bench
 	.venv/bin/python bench/ssb.py --hpcdb $(BUILD)/hpcdb $(SSB)

@@ -125,7 +125,8 @@ std::vector<std::vector<ResultRow>> answer_all(QueryEngine& engine, const std::v
                             answers[i] = std::move(rows);
                             --left;
                             done.notify_all();
-                          }});
+                          },
+                          {}, 0});
   }
   std::unique_lock lock(mutex);
   done.wait(lock, [&] { return left == 0; });
@@ -262,7 +263,8 @@ TEST_F(Engines, PointLookupsAndUpdatesReachTheScans) {
                               rows = std::move(r);
                               got = true;
                               c.notify_all();
-                            }});
+                            },
+                            {}, 0});
       std::unique_lock lock(m);
       c.wait(lock, [&] { return got; });
     }

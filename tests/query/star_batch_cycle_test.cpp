@@ -126,7 +126,8 @@ std::vector<Answer> run_batch(FakeStorage& storage, const std::vector<ssb::SsbQu
   std::vector<StarRequest> requests;
   for (std::size_t i = 0; i < queries.size(); ++i) {
     answers[i].query = queries[i];
-    requests.push_back({ssb::plan_of(queries[i]), [&answers, i](std::vector<ResultRow> rows) { answers[i].rows = std::move(rows); }});
+    requests.push_back({ssb::plan_of(queries[i]), [&answers, i](std::vector<ResultRow> rows) { answers[i].rows = std::move(rows); },
+                        {}, 0});
   }
   QueryId next = 0;
   StarBatchCycle cycle(requests, [&] { return next++; });

@@ -75,9 +75,11 @@ bool passes(const ColumnTable& t, std::size_t row, const StorageQuery& q) {
 using Tuples = std::vector<std::pair<std::vector<std::uint64_t>, std::vector<std::byte>>>;
 
 void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engine, std::uint64_t seed,
-              ResultLayout layout, std::size_t piece_bytes) {
+              ResultLayout layout, std::size_t piece_bytes, Evaluation evaluation = Evaluation::automatic,
+              bool clustered = false) {
   std::mt19937_64 rng(seed);
-  const ColumnTable table = random_table(rows, rng);
+  ColumnTable table = random_table(rows, rng);
+  if (clustered) table.cluster_by(0);
   const std::vector<ColumnStats> ranges = column_stats(table);
   std::vector<std::vector<StorageQuery>> queries(queries_per_engine.size());
   QueryId next = 1;
@@ -93,7 +95,11 @@ void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engi
   }
   std::vector<PositionedQuery> positioned;
   const std::size_t words = assign_positions(table.schema(), shares, positioned);
-  const PredicateIndex index(table, ranges, positioned, words);
+  const ScanPlan plan(table, ranges, positioned, words, evaluation);
+  if (evaluation != Evaluation::automatic) {
+    EXPECT_EQ(plan.evaluation(), evaluation);
+  }
+  const ZoneMap zones(table);
 
   std::vector<testing::CollectingChannel> channels(shares.size());
   std::vector<std::unique_ptr<ResultStream>> streams;
@@ -105,12 +111,15 @@ void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engi
     writers.push_back(std::make_unique<ResultWriter>(*streams.back(), 0, 0, 1, shares[e].record, layout, piece_bytes));
     raw.push_back(writers.back().get());
   }
-  // Two row ranges, as two workers would scan them.
-  const ScanCounts first = shared_scan(table, index, shares, raw, 0, rows / 3);
-  const ScanCounts second = shared_scan(table, index, shares, raw, rows / 3, rows);
+  // Two calls taking zones from one counter, as two workers would.
+  TaskCounter zones_left(zones.zones());
+  ScanCounts counts = shared_scan(table, zones, plan, shares, raw, zones_left);
+  counts += shared_scan(table, zones, plan, shares, raw, zones_left);
   for (auto* w : raw) w->flush(true);
-  EXPECT_EQ(first.rows + second.rows, rows);
+  EXPECT_EQ(counts.rows + counts.rows_skipped, rows);
+  EXPECT_EQ(counts.zones, zones.zones());
 
+  std::uint64_t emitted = 0;
   for (std::size_t e = 0; e < shares.size(); ++e) {
     const RecordLayout& record = shares[e].record;
     Tuples expected;
@@ -144,12 +153,27 @@ void run_case(std::size_t rows, const std::vector<std::size_t>& queries_per_engi
       }
     }
     ASSERT_EQ(got.size(), expected.size()) << "engine " << e;
+    // Zones are taken in order here (one thread), so rows come in table order.
     EXPECT_TRUE(got == expected) << "engine " << e;
+    emitted += got.size();
   }
+  EXPECT_EQ(counts.emitted, emitted);
 }
 
 TEST(SharedScan, MatchesPlainEvaluationOneEngine) {
   for (std::uint64_t seed = 1; seed <= 6; ++seed) run_case(5000, {20}, seed, ResultLayout::tuple_free, 4096);
+}
+
+// Both ways of evaluating predicates, over several zones (some of them
+// skipped when the table is clustered by a column the predicates read).
+TEST(SharedScan, PerQueryAndIndexedEvaluationAgree) {
+  for (const Evaluation e : {Evaluation::per_query, Evaluation::indexed}) {
+    for (std::uint64_t seed = 41; seed <= 43; ++seed) {
+      run_case(3 * ZoneMap::kZoneRows + 777, {1}, seed, ResultLayout::tuple_free, 1 << 16, e);
+      run_case(2 * ZoneMap::kZoneRows + 5, {9, 70}, seed, ResultLayout::tuple_free, 1 << 16, e);
+      run_case(4 * ZoneMap::kZoneRows + 100, {3, 2}, seed, ResultLayout::general, 1 << 15, e, true);
+    }
+  }
 }
 
 TEST(SharedScan, MatchesPlainEvaluationSeveralEnginesAndWords) {
@@ -167,26 +191,60 @@ TEST(SharedScan, EngineWithoutQueriesGetsStartAndEnd) {
   run_case(1000, {0, 4}, 31, ResultLayout::tuple_free, 4096);
 }
 
-TEST(PredicateIndex, IndexesOnePredicatePerQueryAndPrunesImpossibleOnes) {
+TEST(PredicateIndex, IndexesEveryPredicateAndPrunesImpossibleOnes) {
   std::mt19937_64 rng(5);
   const ColumnTable table = random_table(1000, rng);
   const std::vector<ColumnStats> ranges = column_stats(table);
-  StorageQuery both, none, nothing, beyond;
+  StorageQuery both, none, nothing, beyond, twice;
   both.predicates = {Predicate::between(0, 0, 1000), Predicate::equals(1, 3)};
   nothing.predicates = {Predicate::none(2)};
   beyond.predicates = {Predicate::between(1, 50, 60)};  // outside the column's values
-  const std::vector<PositionedQuery> queries = {{&both, 0}, {&none, 1}, {&nothing, 2}, {&beyond, 3}};
+  twice.predicates = {Predicate::between(1, 2, 8), Predicate::between(1, 5, 20)};  // two on one column: 5..8
+  const std::vector<PositionedQuery> queries = {{&both, 0}, {&none, 1}, {&nothing, 2}, {&beyond, 3}, {&twice, 4}};
   const PredicateIndex index(table, ranges, queries, 1);
-  EXPECT_EQ(index.stats().indexed, 1u);
-  EXPECT_EQ(index.stats().unindexed, 1u);
+  EXPECT_EQ(index.stats().columns, 2u);
+  EXPECT_EQ(index.stats().indexed, 4u);
   EXPECT_EQ(index.stats().pruned, 2u);
-  EXPECT_EQ(index.stats().residual_predicates, 1u);  // b = 3 is the indexed one (fewer rows), a's range is residual
+  EXPECT_EQ(index.stats().residual_predicates, 0u);
   std::vector<std::uint64_t> masks(1000);
   index.candidates(0, 1000, masks.data());
   for (std::size_t r = 0; r < 1000; ++r) {
-    EXPECT_TRUE(masks[r] & 2);             // the query without predicates
-    EXPECT_FALSE(masks[r] & 12);           // pruned ones never
-    EXPECT_EQ((masks[r] & 1) != 0, table.value(r, 1) == 3);
+    const std::int64_t a = table.value(r, 0);
+    const std::int64_t b = table.value(r, 1);
+    EXPECT_EQ((masks[r] & 1) != 0, a >= 0 && a <= 1000 && b == 3);  // exact: both predicates
+    EXPECT_TRUE(masks[r] & 2);                                      // the query without predicates
+    EXPECT_FALSE(masks[r] & 12);                                    // pruned ones never
+    EXPECT_EQ((masks[r] & 16) != 0, b >= 5 && b <= 8);
+  }
+}
+
+// A predicate on a column whose range is too wide for a value table is
+// checked as a residual on the rows the tables leave.
+TEST(PredicateIndex, WideColumnsAreResiduals) {
+  ColumnTable t({"w", {{"wide", ColumnType::i64, 0}, {"small", ColumnType::u8, 0}}});
+  t.add_rows(3000);
+  std::mt19937_64 rng(8);
+  for (std::size_t r = 0; r < 3000; ++r) {
+    t.set_value(r, 0, static_cast<std::int64_t>(rng() % 1000) << 40);
+    t.set_value(r, 1, static_cast<std::int64_t>(r % 10));
+  }
+  const std::vector<ColumnStats> stats = column_stats(t);
+  StorageQuery q;
+  q.predicates = {Predicate::between(0, 0, std::int64_t{500} << 40), Predicate::between(1, 0, 4)};
+  const std::vector<PositionedQuery> queries = {{&q, 0}};
+  const PredicateIndex index(t, stats, queries, 1);
+  EXPECT_EQ(index.stats().residual_predicates, 1u);
+  EXPECT_EQ(index.stats().indexed, 1u);
+  std::vector<std::uint64_t> masks(1024);
+  PredicateIndex::Scratch scratch;
+  for (std::size_t first = 0; first < 3000; first += 1024) {
+    const std::size_t rows = std::min<std::size_t>(1024, 3000 - first);
+    index.candidates(first, rows, masks.data());
+    index.check_residuals(first, rows, masks.data(), scratch);
+    for (std::size_t r = 0; r < rows; ++r) {
+      const bool expected = t.value(first + r, 0) <= (std::int64_t{500} << 40) && t.value(first + r, 1) <= 4;
+      EXPECT_EQ(masks[r] == 1, expected) << "row " << first + r;
+    }
   }
 }
 
@@ -208,33 +266,6 @@ TEST(PredicateIndex, RejectsPredicatesOnTextOrMissingColumns) {
 
 namespace hpcdb {
 namespace {
-
-// Dates as yyyymmdd: a year is 365 of about 70,000 integers in the column's
-// range but a seventh of its rows. The index must choose by rows.
-TEST(PredicateIndex, ChoosesThePredicatePassingFewestRowsNotFewestValues) {
-  ColumnTable t({"d", {{"date", ColumnType::i32, 0}, {"region", ColumnType::u8, 0}}});
-  t.add_rows(7000);
-  std::vector<std::int64_t> year;
-  for (std::size_t r = 0; r < 7000; ++r) {
-    const std::int64_t y = 1992 + static_cast<std::int64_t>(r % 7);
-    const std::int64_t date = y * 10000 + 101 + static_cast<std::int64_t>(r % 300);
-    t.set_value(r, 0, date);
-    t.set_value(r, 1, static_cast<std::int64_t>(r % 25));
-    if (y == 1995) year.push_back(date);
-  }
-  const std::vector<ColumnStats> stats = column_stats(t);
-  StorageQuery q;
-  q.predicates = {Predicate::in(0, year), Predicate::between(1, 0, 1)};  // a seventh vs. 2 of 25
-  EXPECT_NEAR(pass_fraction(q.predicates[0], stats[0]), 1.0 / 7, 0.02);
-  EXPECT_NEAR(pass_fraction(q.predicates[1], stats[1]), 2.0 / 25, 0.02);
-  const std::vector<PositionedQuery> queries = {{&q, 0}};
-  const PredicateIndex index(t, stats, queries, 1);
-  std::vector<std::uint64_t> masks(7000);
-  index.candidates(0, 7000, masks.data());
-  std::size_t candidates = 0;
-  for (std::uint64_t m : masks) candidates += m & 1;
-  EXPECT_EQ(candidates, 560u);  // the region predicate was indexed: 2 of every 25 rows
-}
 
 TEST(ColumnStats, MayPassLooksAtTheSetsMembersInTheRange) {
   const std::int64_t members[] = {5, 200, 1000};

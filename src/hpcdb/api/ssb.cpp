@@ -139,7 +139,8 @@ ssb::WorkloadResult run_roles(const Cluster& cluster, const SsbRequest& request,
   return workload;
 }
 
-SsbRankShare share_of(int rank, const RankEngines& e, const ssb::WorkloadResult& workload, const MessageLayer& layer) {
+SsbRankShare share_of(int rank, const SsbLayout& layout, const Catalog& catalog, const RankEngines& e,
+                      const ssb::WorkloadResult& workload, const MessageLayer& layer) {
   SsbRankShare share;
   share.numbers["rank"] = rank;
   const bool storage = e.storage != nullptr, query = e.query != nullptr;
@@ -148,7 +149,13 @@ SsbRankShare share_of(int rank, const RankEngines& e, const ssb::WorkloadResult&
   if (query) {
     share.numbers["query_engine"] = engine_numbers(e.query->stats(), workload);
     add_histograms(share, workload);
-    for (const ssb::QueryAnswer& a : workload.answers) share.answers.push_back(answer_json(a));
+    const int engine = layout.deployment.engine_of_rank(rank);
+    for (const ssb::QueryAnswer& a : workload.answers) share.answers.push_back(answer_json(a, engine));
+  }
+  if (storage) {
+    for (const UpdateLog& log : e.storage->update_logs()) {
+      share.updates.push_back(update_log_json(log, catalog.tables[log.table].schema));
+    }
   }
   share.numbers["layer"] = layer_numbers(layer.stats());
   return share;
@@ -173,7 +180,7 @@ SsbGathered run_ssb(const Cluster& cluster, const SsbRequest& request) {
   RankEngines engines = build_engines(cluster, request, *layout, catalog, layer);
   MPI_Barrier(cluster.world());
   const ssb::WorkloadResult workload = run_roles(cluster, request, *layout, engines);
-  const SsbRankShare share = share_of(cluster.rank(), engines, workload, layer);
+  const SsbRankShare share = share_of(cluster.rank(), *layout, catalog, engines, workload, layer);
   // Messages still on their way (heartbeats) are handled by the engines'
   // handlers until the layer has drained them.
   layer.close();

@@ -7,6 +7,7 @@
 
 #include "hpcdb/data/ssb_csv.hpp"
 #include "hpcdb/net/gather.hpp"
+#include "hpcdb/query/ssb_catalog.hpp"
 
 namespace hpcdb {
 namespace {
@@ -16,7 +17,8 @@ nlohmann::ordered_json result_counts(const ResultCounts& c) {
           {"pieces", c.pieces},
           {"data_bytes", c.data_bytes},
           {"tuple_section_bytes_sent", c.tuple_section_bytes},
-          {"tuple_section_bytes_saved", c.tuple_section_saved}};
+          {"tuple_section_bytes_saved", c.tuple_section_saved},
+          {"ship_seconds", c.ship_seconds}};
 }
 
 nlohmann::ordered_json value_json(const ResultValue& v) {
@@ -35,18 +37,31 @@ nlohmann::ordered_json storage_numbers(const StorageStats& s, double load_second
   j["load_seconds"] = load_seconds;
   j["fragment_rows"] = s.fragment_rows;
   j["fragment_bytes"] = s.fragment_bytes;
+  j["key_value_bytes"] = s.kv_bytes;
+  j["memory"] = {{"resident_bytes", s.memory.resident}, {"peak_resident_bytes", s.memory.peak_resident}};
   j["query_batches"] = s.query_batches;
   nlohmann::ordered_json scans = nlohmann::ordered_json::array();
   for (const auto& [table, t] : s.scans) {
     scans.push_back({{"table", std::string(ssb::table_name(static_cast<ssb::TableId>(table)))},
                      {"cycles", t.cycles},
+                     {"per_query_cycles", t.per_query_cycles},
+                     {"indexed_cycles", t.indexed_cycles},
                      {"queries", t.queries},
                      {"engine_batches", t.engine_batches},
                      {"rows_scanned", t.scan.rows},
+                     {"rows_skipped", t.scan.rows_skipped},
+                     {"zones", t.scan.zones},
+                     {"zones_skipped", t.scan.zones_skipped},
                      {"candidates", t.scan.candidates},
                      {"matches", t.scan.matches},
                      {"busy_seconds", t.busy_seconds},
                      {"cpu_seconds", t.cpu_seconds},
+                     {"phase_seconds",
+                      {{"updates", t.phases.updates},
+                       {"plan", t.phases.plan},
+                       {"evaluate", t.scan.evaluate_seconds},
+                       {"emit", t.scan.emit_seconds - t.results.ship_seconds},
+                       {"ship", t.results.ship_seconds}}},
                      {"cycle_p50_s", t.cycle_time.quantile(0.5) * 1e-9},
                      {"cycle_max_s", t.cycle_time.quantile(1.0) * 1e-9},
                      {"updates_applied", t.updates_applied},
@@ -83,9 +98,17 @@ nlohmann::ordered_json engine_numbers(const QueryEngineStats& q, const ssb::Work
   j["fact_matches"] = q.star.totals.fact_matches;
   j["semi_join_filter_keys"] = q.star.totals.filter_keys;
   j["result_bytes"] = q.star.totals.result_bytes;
-  j["dimension_seconds"] = q.star.dimension_seconds;
-  j["fact_seconds"] = q.star.fact_seconds;
-  j["busy_seconds"] = q.star.busy_seconds;
+  j["most_cycles_in_flight"] = q.star.most_in_flight;
+  const CycleCounts& t = q.star.totals;
+  j["phase_seconds"] = {{"queue_wait", q.star.phases.queue_wait},
+                        {"dimension", q.star.phases.dimension},
+                        {"build", t.build_seconds},
+                        {"filters", t.filter_seconds},
+                        {"fact", q.star.phases.fact},
+                        {"probe", t.probe_seconds},
+                        {"aggregate", t.aggregate_seconds},
+                        {"finish", t.finish_seconds},
+                        {"cycle", q.star.phases.cycle}};
   j["cpu_seconds"] = q.star.cpu_seconds;
   j["point_cycles"] = q.lookups.cycles;
   j["query_batches_sent"] = q.stubs.batches;
@@ -111,9 +134,10 @@ nlohmann::ordered_json layer_numbers(const MessageLayerStats& s) {
   return j;
 }
 
-nlohmann::ordered_json answer_json(const ssb::QueryAnswer& a) {
+nlohmann::ordered_json answer_json(const ssb::QueryAnswer& a, int engine) {
   nlohmann::ordered_json j;
   j["query"] = ssb::label(a.query.name);
+  j["engine"] = engine;
   j["sql"] = ssb::sql_of(a.query);
   const StarPlan plan = ssb::plan_of(a.query);
   nlohmann::ordered_json columns = nlohmann::ordered_json::array();
@@ -129,7 +153,23 @@ nlohmann::ordered_json answer_json(const ssb::QueryAnswer& a) {
     rows.push_back(row);
   }
   j["rows"] = rows;
+  nlohmann::ordered_json seen = nlohmann::ordered_json::object();
+  for (const auto& [fragment, updates] : a.seen) {
+    seen[std::string(ssb::table_name(static_cast<ssb::TableId>(fragment.first))) + "/" + std::to_string(fragment.second)] = updates;
+  }
+  j["seen"] = seen;
   return j;
+}
+
+nlohmann::ordered_json update_log_json(const UpdateLog& log, const TableSchema& schema) {
+  nlohmann::ordered_json entries = nlohmann::ordered_json::array();
+  for (const LoggedUpdate& u : log.updates) {
+    entries.push_back({u.key, schema.columns[u.column].name, value_json(ssb::render_value(log.table, u.column, u.value))});
+  }
+  return {{"table", std::string(ssb::table_name(static_cast<ssb::TableId>(log.table)))},
+          {"table_id", log.table},
+          {"fragment", log.fragment},
+          {"log", entries}};
 }
 
 void add_histograms(SsbRankShare& share, const ssb::WorkloadResult& w) {
@@ -154,11 +194,13 @@ SsbGathered gather(const Cluster& cluster, const SsbRankShare& share) {
     g.histograms[static_cast<std::size_t>(i)] = LatencyHistogram::from_words(w);
   }
   // Numbers and answers: every rank's JSON text to rank 0.
-  const std::string text = nlohmann::ordered_json{{"numbers", share.numbers}, {"answers", share.answers}}.dump();
+  const std::string text =
+      nlohmann::ordered_json{{"numbers", share.numbers}, {"answers", share.answers}, {"updates", share.updates}}.dump();
   for (const std::string& part_text : gather_texts(text, 0, cluster.world())) {
     const auto part = nlohmann::ordered_json::parse(part_text);
     g.ranks.push_back(part["numbers"]);
     for (const auto& a : part["answers"]) g.answers.push_back(a);
+    for (const auto& u : part["updates"]) g.updates.push_back(u);
   }
   return g;
 }

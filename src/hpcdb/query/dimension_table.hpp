@@ -61,6 +61,7 @@ class DimensionTable {
     return reinterpret_cast<const std::int32_t*>(slot + words);
   }
   std::size_t stride() const { return stride_; }
+  std::size_t slot_bytes() const { return slots_.size() * sizeof(std::uint64_t); }  // sealed
 
  private:
   static constexpr std::int64_t kEmpty = INT64_MIN;

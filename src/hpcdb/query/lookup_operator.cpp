@@ -16,41 +16,15 @@ LookupOperator::LookupOperator(StubClient& table, Priority priority, std::functi
       priority_(priority),
       next_query_id_(std::move(next_query_id)),
       silence_(std::move(silence)),
-      reply_timeout_(reply_timeout) {}
+      reply_timeout_(reply_timeout),
+      worker_([this](std::vector<PointRequest>& requests) { run_cycle(requests); },
+              {.background = false, .on_stop = [this] { events_.close(); }, .on_idle = {}}) {}
 
 LookupOperator::~LookupOperator() { stop(); }
-
-void LookupOperator::start() {
-  thread_ = std::thread([this] { run(); });
-}
-
-void LookupOperator::stop() {
-  stop_.store(true);
-  requests_.close();
-  events_.close();
-  if (thread_.joinable()) thread_.join();
-}
-
-void LookupOperator::check() const {
-  std::lock_guard lock(mutex_);
-  if (failure_) std::rethrow_exception(failure_);
-}
 
 LookupOperatorStats LookupOperator::stats() const {
   std::lock_guard lock(mutex_);
   return stats_;
-}
-
-void LookupOperator::run() {
-  try {
-    while (!stop_.load()) {
-      std::vector<PointRequest> requests = requests_.take_all(std::chrono::milliseconds(50));
-      if (!requests.empty()) run_cycle(requests);
-    }
-  } catch (...) {
-    std::lock_guard lock(mutex_);
-    failure_ = std::current_exception();
-  }
 }
 
 void LookupOperator::run_cycle(std::vector<PointRequest>& requests) {
@@ -72,7 +46,7 @@ void LookupOperator::run_cycle(std::vector<PointRequest>& requests) {
   table_.send(std::move(queries), priority_, *this);
   std::vector<std::size_t> positions;
   while (fragments_left > 0) {
-    if (stop_.load() && events_.closed()) throw Error("the lookup operator was stopped with answers outstanding");
+    if (worker_.stopping() && events_.closed()) throw Error("the lookup operator was stopped with answers outstanding");
     const std::vector<BatchEvent> events = events_.take_all(std::chrono::milliseconds(100));
     for (const BatchEvent& e : events) {
       if (e.kind == BatchEvent::Kind::fragment_done) {

@@ -4,18 +4,15 @@
 // lookup and update in one batch, sent to the table's fragments, the answers
 // handed back as they complete), independent of the star queries' long
 // cycles. Its batches travel latency-sensitive unless priorities are off.
-#include <atomic>
 #include <cstdint>
-#include <exception>
 #include <functional>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "hpcdb/query/batch_consumer.hpp"
 #include "hpcdb/query/stub_client.hpp"
-#include "hpcdb/storage/batch_queue.hpp"
+#include "hpcdb/storage/batch_cycle_worker.hpp"
 
 namespace hpcdb {
 
@@ -43,29 +40,24 @@ class LookupOperator final : public BatchConsumer {
                  std::function<double(int rank)> silence, double reply_timeout);
   ~LookupOperator() override;
 
-  void submit(PointRequest request) { requests_.push(std::move(request)); }
+  void submit(PointRequest request) { worker_.push(std::move(request)); }
   void consume(BatchEvent event) override { events_.push(std::move(event)); }
-  void start();
-  void stop();
-  void check() const;
+  void start() { worker_.start(); }
+  void stop() { worker_.stop(); }
+  void check() const { worker_.check(); }
   LookupOperatorStats stats() const;
   void run_cycle(std::vector<PointRequest>& requests);
 
  private:
-  void run();
-
   StubClient& table_;
   Priority priority_;
   std::function<QueryId()> next_query_id_;
   std::function<double(int)> silence_;
   double reply_timeout_;
-  BatchQueue<PointRequest> requests_;
   BatchQueue<BatchEvent> events_;
-  std::thread thread_;
-  std::atomic<bool> stop_{false};
   mutable std::mutex mutex_;
-  std::exception_ptr failure_;
   LookupOperatorStats stats_;
+  BatchCycleWorker<PointRequest> worker_;  // last: its thread stops before the members it uses go
 };
 
 }  // namespace hpcdb

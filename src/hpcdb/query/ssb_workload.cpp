@@ -3,6 +3,7 @@
 #include <atomic>
 #include <chrono>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <queue>
 #include <condition_variable>
@@ -30,17 +31,33 @@ class Driver {
 
   void start_clients() {
     if (config_.mix == QueryMix::standard) {
+      // The 13 queries, --rounds times, taken in order by the clients.
       for (unsigned r = 0; r < config_.rounds; ++r) {
         for (int q = 0; q < kQueryNames; ++q) {
           const auto name = static_cast<QueryName>(q);
-          issue({name, standard_parameters(name)}, nullptr);
+          standard_.push_back({name, standard_parameters(name)});
         }
       }
+      std::vector<StarRequest> first;
+      for (unsigned c = 0; c < config_.clients; ++c) {
+        std::optional<SsbQuery> next = next_standard(false);
+        if (!next) break;
+        first.push_back(make_request(*next, nullptr));
+      }
+      engine_.star().submit_all(std::move(first));
     } else {
       for (unsigned c = 0; c < config_.clients; ++c) {
         rngs_.push_back(client_stream(config_.seed, engine_.engine(), c));
       }
-      for (unsigned c = 0; c < config_.clients; ++c) issue(random_query(rngs_[c]), &rngs_[c]);
+      std::vector<StarRequest> first;
+      for (unsigned c = 0; c < config_.clients; ++c) {
+        {
+          std::lock_guard lock(mutex_);
+          ++outstanding_;
+        }
+        first.push_back(make_request(random_query(rngs_[c]), &rngs_[c]));
+      }
+      engine_.star().submit_all(std::move(first));
     }
     if (config_.points.clients > 0) {
       if (engine_.lookups() == nullptr) throw UsageError("point-query clients need a key-value table (--kv-table)");
@@ -76,16 +93,34 @@ class Driver {
     return config_.mix == QueryMix::standard || (t >= config_.warmup && t <= config_.duration);
   }
 
+  // The next standard query, if any is left (counted outstanding from now on).
+  std::optional<SsbQuery> next_standard(bool locked) {
+    std::unique_lock lock(mutex_, std::defer_lock);
+    if (!locked) lock.lock();
+    if (next_standard_ >= standard_.size()) return std::nullopt;
+    ++outstanding_;
+    return standard_[next_standard_++];
+  }
+
   void issue(SsbQuery query, CounterRng* rng) {
-    {
+    if (rng != nullptr) {
       std::lock_guard lock(mutex_);
       ++outstanding_;
     }
+    engine_.star().submit(make_request(query, rng));
+  }
+
+  // The request of a query (counted outstanding already) and what happens
+  // when its answer comes: counted, kept, and the client's next query issued.
+  StarRequest make_request(SsbQuery query, CounterRng* rng) {
     const Clock::time_point issued = Clock::now();
     StarRequest request;
     request.plan = plan_of(query);
-    request.done = [this, query, rng, issued](std::vector<ResultRow> rows) {
+    auto seen = std::make_shared<SeenVersions>();
+    if (config_.keep_answers) request.seen = [seen](const SeenVersions& v) { *seen = v; };
+    request.done = [this, query, rng, issued, seen](std::vector<ResultRow> rows) {
       const Clock::time_point now = Clock::now();
+      std::optional<SsbQuery> next;
       {
         std::lock_guard lock(mutex_);
         --outstanding_;
@@ -97,11 +132,16 @@ class Driver {
           result_.latency.add(ns);
           result_.latency_by_flight[static_cast<std::size_t>(flight(query.name) - 1)].add(ns);
         }
-        if (config_.keep_answers) result_.answers.push_back({query, std::move(rows)});
+        if (config_.keep_answers) result_.answers.push_back({query, std::move(rows), std::move(*seen)});
+        if (rng == nullptr) next = next_standard(true);
       }
-      if (rng != nullptr && !stopping_.load()) issue(random_query(*rng), rng);
+      if (next) {
+        issue(*next, nullptr);
+      } else if (rng != nullptr && !stopping_.load()) {
+        issue(random_query(*rng), rng);
+      }
     };
-    engine_.star().submit(std::move(request));
+    return request;
   }
 
   void issue_point(CounterRng& rng) {
@@ -191,6 +231,8 @@ class Driver {
   const WorkloadConfig& config_;
   const Clock::time_point start_;
   std::deque<CounterRng> rngs_;        // deque: clients keep pointers to theirs
+  std::vector<SsbQuery> standard_;     // the standard mix's queries, in the order they are issued
+  std::size_t next_standard_ = 0;
   std::deque<CounterRng> point_rngs_;
   std::mutex pace_mutex_;
   std::condition_variable pace_cv_;
@@ -222,6 +264,7 @@ WorkloadResult run_workload(QueryEngine& engine, const WorkloadConfig& config, c
   if (config.mix == QueryMix::random && config.clients == 0 && config.points.clients == 0) {
     throw UsageError("--clients and --lookup-clients are both 0: there is nothing to run");
   }
+  if (config.mix == QueryMix::standard && config.clients == 0) throw UsageError("--queries standard needs --clients 1 or more");
   if (config.warmup >= config.duration && config.mix == QueryMix::random) {
     throw UsageError("--warmup must be shorter than --duration");
   }

@@ -35,10 +35,10 @@ struct PointWorkload {
 
 struct WorkloadConfig {
   QueryMix mix = QueryMix::random;
-  unsigned clients = 64;
+  unsigned clients = 64;  // the standard mix's queries too are issued by this many clients
   double duration = 30;  // random mix: seconds of issuing queries
   double warmup = 0;     // seconds at the start not counted
-  unsigned rounds = 1;   // standard mix: each of the 13 queries this many times, all at once
+  unsigned rounds = 1;   // standard mix: each of the 13 queries this many times
   std::vector<QueryName> queries;  // random mix: drawn from these (empty: all 13)
   std::uint64_t seed = 42;
   PointWorkload points;
@@ -48,6 +48,7 @@ struct WorkloadConfig {
 struct QueryAnswer {
   SsbQuery query;
   std::vector<ResultRow> rows;
+  SeenVersions seen;  // what it saw of updates, per (table, fragment)
 };
 
 struct WorkloadResult {

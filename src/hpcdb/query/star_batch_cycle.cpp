@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <chrono>
 #include <cstring>
 
 #include "hpcdb/core/error.hpp"
@@ -23,6 +24,9 @@ std::int64_t read_field(const std::byte* p, std::size_t width) {
 
 void set_bit(std::uint64_t* words, std::size_t bit) { words[bit / 64] |= std::uint64_t{1} << (bit % 64); }
 
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
 // Calls f(position) for every set bit of a bitset of `words` words at `bits`.
 template <class F>
 void for_each_bit(const std::byte* bits, std::size_t words, F&& f) {
@@ -37,6 +41,20 @@ void for_each_bit(const std::byte* bits, std::size_t words, F&& f) {
 }
 
 }  // namespace
+
+CycleCounts& CycleCounts::operator+=(const CycleCounts& o) {
+  dimension_tuples += o.dimension_tuples;
+  fact_tuples += o.fact_tuples;
+  fact_matches += o.fact_matches;
+  result_bytes += o.result_bytes;
+  filter_keys += o.filter_keys;
+  build_seconds += o.build_seconds;
+  filter_seconds += o.filter_seconds;
+  probe_seconds += o.probe_seconds;
+  aggregate_seconds += o.aggregate_seconds;
+  finish_seconds += o.finish_seconds;
+  return *this;
+}
 
 StarBatchCycle::StarBatchCycle(std::vector<StarRequest>& requests, std::function<QueryId()> next_query_id)
     : requests_(requests),
@@ -141,25 +159,38 @@ StarBatchCycle::Field StarBatchCycle::field_of(const RecordLayout& record, std::
 }
 
 // Bit i of a batch's bitsets stands for start.queries[i]: its position in
-// this cycle's batch, from the ids this cycle gave its selections.
-std::vector<std::size_t> StarBatchCycle::positions_of(const StartBatch& start, const std::unordered_map<QueryId, std::size_t>& ids) {
+// this cycle's batch, from the ids this cycle gave its selections, or
+// kForeign for a query of another cycle answered by the same result batch.
+std::vector<std::size_t> StarBatchCycle::positions_of(const StartBatch& start,
+                                                      const std::unordered_map<QueryId, std::size_t>& ids) const {
   std::vector<std::size_t> p;
   p.reserve(start.queries.size());
+  std::size_t own = 0;
   for (QueryId id : start.queries) {
     const auto it = ids.find(id);
-    if (it == ids.end()) throw Error("a START BATCH names query " + std::to_string(id) + ", which this batch did not send");
-    p.push_back(it->second);
+    p.push_back(it == ids.end() ? kForeign : it->second);
+    own += it == ids.end() ? 0 : 1;
+  }
+  if (own != ids.size()) {
+    throw Error("a START BATCH names " + std::to_string(own) + " of the " + std::to_string(ids.size()) +
+                " queries this cycle sent to table " + std::to_string(start.table));
   }
   return p;
+}
+
+void StarBatchCycle::note_version(const BatchEvent& e) {
+  if (e.kind == BatchEvent::Kind::start) versions_[{e.table, e.fragment}] = e.start->updates;
 }
 
 void StarBatchCycle::take_dimension_event(const BatchEvent& e) {
   Dimension& d = dimension_of(e.table);
   if (e.kind == BatchEvent::Kind::start) {
     dim_positions_[{e.table, e.fragment}] = positions_of(*e.start, d.position);
+    note_version(e);
     return;
   }
   if (e.kind != BatchEvent::Kind::piece) return;
+  const Clock::time_point start = Clock::now();
   const std::vector<std::size_t>& positions = dim_positions_.at({e.table, e.fragment});
   const RecordLayout& record = e.start->record;
   const Field key = field_of(record, d.key);
@@ -170,7 +201,9 @@ void StarBatchCycle::take_dimension_event(const BatchEvent& e) {
     const std::byte* rec = piece.record(t, record.bitset_bytes);
     const std::size_t entry = d.rows->entry(read_field(rec + key.offset, key.width));
     std::uint64_t* mask = d.rows->mask(entry);
-    for_each_bit(piece.bitset(t), record.bitset_bytes / 8, [&](std::size_t bit) { set_bit(mask, positions[bit]); });
+    for_each_bit(piece.bitset(t), record.bitset_bytes / 8, [&](std::size_t bit) {
+      if (positions[bit] != kForeign) set_bit(mask, positions[bit]);
+    });
     std::int32_t* values = d.rows->values(entry);
     for (std::size_t a = 0; a < attributes.size(); ++a) {
       values[a] = static_cast<std::int32_t>(read_field(rec + attributes[a].offset, attributes[a].width));
@@ -178,6 +211,7 @@ void StarBatchCycle::take_dimension_event(const BatchEvent& e) {
   }
   counts_.dimension_tuples += piece.tuples();
   counts_.result_bytes += e.payload->bytes().size();
+  counts_.build_seconds += seconds_since(start);
 }
 
 // For each dimension the query selects on: the keys its selection kept, as a
@@ -197,6 +231,7 @@ std::vector<Predicate> StarBatchCycle::semi_join_filters(std::size_t query) cons
 
 OwedFragments StarBatchCycle::send_fact_selection(const std::map<std::uint32_t, StubClient*>& tables,
                                                   BatchConsumer& consumer, bool semi_join_filters_on) {
+  const Clock::time_point start = Clock::now();
   for (Dimension& d : dims_) d.rows->seal();
   const std::uint32_t fact_table = requests_.front().plan.fact_table;
   std::vector<std::uint16_t> foreign_keys;
@@ -219,6 +254,7 @@ OwedFragments StarBatchCycle::send_fact_selection(const std::map<std::uint32_t, 
     fact_ids_[sq.id] = q;
     queries.push_back(std::move(sq));
   }
+  counts_.filter_seconds += seconds_since(start);
   StubClient* stub = tables.at(fact_table);
   OwedFragments owed;
   for (std::size_t f = 0; f < stub->fragments(); ++f) owed[{fact_table, static_cast<std::uint32_t>(f)}] = -1;
@@ -228,17 +264,43 @@ OwedFragments StarBatchCycle::send_fact_selection(const std::map<std::uint32_t, 
 
 void StarBatchCycle::take_fact_event(const BatchEvent& e) {
   if (e.kind == BatchEvent::Kind::start) {
+    note_version(e);
     FactReader r;
     r.positions = positions_of(*e.start, fact_ids_);
     r.identity = r.positions.size() == n_;
     for (std::size_t i = 0; r.identity && i < n_; ++i) r.identity = r.positions[i] == i;
-    for (const Dimension& d : dims_) r.keys.push_back(field_of(e.start->record, d.fact_column));
+    r.own.assign((r.positions.size() + 63) / 64, 0);
+    for (std::size_t i = 0; i < r.positions.size(); ++i) {
+      if (r.positions[i] != kForeign) set_bit(r.own.data(), i);
+    }
+    r.int32_keys = true;
+    for (const Dimension& d : dims_) {
+      const Field key = field_of(e.start->record, d.fact_column);
+      // Dimension tables beyond the second-level cache are prefetched.
+      const bool large = d.rows->slot_bytes() > (std::size_t{256} << 10);
+      r.dims.push_back({d.rows.get(), d.rows->pass_through_words(), key.offset, key.width, large});
+      r.int32_keys &= key.width == 4;
+      r.prefetch |= large;
+    }
     for (std::uint16_t c : measure_columns_) r.measures.push_back(field_of(e.start->record, c));
     fact_readers_[e.fragment] = std::move(r);
     return;
   }
   if (e.kind != BatchEvent::Kind::piece) return;
-  probe(fact_readers_.at(e.fragment), *e.payload, e.start->record);
+  const Clock::time_point start = Clock::now();
+  const FactReader& reader = fact_readers_.at(e.fragment);
+  const ResultPieceView piece(e.payload->bytes());
+  if (words_ == 1 && reader.int32_keys) {
+    probe_tuples<1, true>(reader, piece, e.start->record);
+  } else if (words_ == 1) {
+    probe_tuples<1, false>(reader, piece, e.start->record);
+  } else {
+    probe_tuples<0, false>(reader, piece, e.start->record);
+  }
+  const Clock::time_point probed = Clock::now();
+  aggregate_survivors(reader, piece, e.start->record);
+  counts_.probe_seconds += std::chrono::duration<double>(probed - start).count();
+  counts_.aggregate_seconds += seconds_since(probed);
   counts_.result_bytes += e.payload->bytes().size();
 }
 
@@ -257,72 +319,105 @@ void StarBatchCycle::aggregate(std::size_t q, const std::uint64_t* const* slots,
   ++matched_[q];
 }
 
-// Each fact row: its bitset (this batch's positions), ANDed per dimension
-// with the bitset of the dimension row its key finds (or with the queries
-// that do not join that dimension); every query left gets the row's measure
-// under its group. kWords: bitset words (0: any number); dimension slots a
-// few rows ahead are prefetched.
-template <std::size_t kWords>
+// The probe: each fact row's bitset (this cycle's positions), ANDed per
+// dimension with the bitset of the dimension row its key finds (or with the
+// queries that do not join that dimension); the rows some query still joins
+// go to the survivors with their masks and slots. kWords: bitset words (0:
+// any number); kInt32Keys: every foreign key is 4 bytes (SSB's are); slots
+// of large dimension tables a few rows ahead are prefetched.
+template <std::size_t kWords, bool kInt32Keys>
 void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record) {
   constexpr std::size_t kPrefetch = 8;
   const std::size_t words = kWords == 0 ? words_ : kWords;
-  const std::size_t dims = dims_.size();
-  std::vector<std::uint64_t> mask(words);
-  std::vector<const std::uint64_t*> slots(dims);
-  std::vector<std::int64_t> measures(measure_columns_.size());
+  const std::size_t dims = reader.dims.size();
+  const ProbeDim* probe_dims = reader.dims.data();
   const std::size_t bitset_words = record.bitset_bytes / 8;
   const std::size_t tuples = piece.tuples();
+  const auto key_of = [](const std::byte* rec, const ProbeDim& d) -> std::int64_t {
+    if constexpr (kInt32Keys) {
+      std::int32_t v;
+      std::memcpy(&v, rec + d.offset, 4);
+      return v;
+    } else {
+      return read_field(rec + d.offset, d.width);
+    }
+  };
+  Survivors& out = survivors_;
+  out.tuples.resize(tuples);
+  out.masks.resize(tuples * words);
+  out.slots.resize(tuples * dims);
+  std::size_t kept = 0;
   for (std::size_t t = 0; t < tuples; ++t) {
-    if (t + kPrefetch < tuples) {
+    if (reader.prefetch && t + kPrefetch < tuples) {
       const std::byte* ahead = piece.record(t + kPrefetch, record.bitset_bytes);
       for (std::size_t d = 0; d < dims; ++d) {
-        const std::uint64_t* a = dims_[d].rows->slot_address(read_field(ahead + reader.keys[d].offset, reader.keys[d].width));
+        if (!probe_dims[d].prefetch) continue;
+        const std::uint64_t* a = probe_dims[d].table->slot_address(key_of(ahead, probe_dims[d]));
         if (a != nullptr) __builtin_prefetch(a);
       }
     }
     const std::byte* bits = piece.bitset(t);
     const std::byte* rec = piece.record(t, record.bitset_bytes);
+    std::uint64_t* mask = out.masks.data() + kept * words;
+    const std::uint64_t** slots = out.slots.data() + kept * dims;
     if (reader.identity) {
-      std::memcpy(mask.data(), bits, words * 8);
+      std::memcpy(mask, bits, words * 8);
     } else {
-      std::fill(mask.begin(), mask.end(), 0);
-      for_each_bit(bits, bitset_words, [&](std::size_t bit) { set_bit(mask.data(), reader.positions[bit]); });
+      // Rows only another cycle's queries passed (a result batch shared
+      // with it) are passed over at once.
+      std::uint64_t mine = 0;
+      for (std::size_t w = 0; w < bitset_words; ++w) {
+        std::uint64_t word;
+        std::memcpy(&word, bits + 8 * w, 8);
+        mine |= word & reader.own[w];
+      }
+      if (mine == 0) continue;
+      std::fill_n(mask, words, 0);
+      for_each_bit(bits, bitset_words, [&](std::size_t bit) {
+        if (reader.positions[bit] != kForeign) set_bit(mask, reader.positions[bit]);
+      });
     }
     std::uint64_t any = 1;
     for (std::size_t d = 0; d < dims && any != 0; ++d) {
-      const DimensionTable& table = *dims_[d].rows;
-      slots[d] = table.slot(read_field(rec + reader.keys[d].offset, reader.keys[d].width));
-      const std::uint64_t* pass = table.pass_through_words();
+      const ProbeDim& pd = probe_dims[d];
+      slots[d] = pd.table->slot(key_of(rec, pd));
       any = 0;
       for (std::size_t w = 0; w < words; ++w) {
-        mask[w] &= pass[w] | slots[d][w];
+        mask[w] &= pd.pass[w] | slots[d][w];
         any |= mask[w];
       }
     }
-    if (any == 0) continue;
-    for (std::size_t m = 0; m < measures.size(); ++m) {
+    out.tuples[kept] = static_cast<std::uint32_t>(t);
+    kept += any != 0 ? 1 : 0;
+  }
+  out.tuples.resize(kept);
+  counts_.fact_tuples += tuples;
+}
+
+// The aggregation: every survivor's measure added to the groups of each
+// query its mask still holds.
+void StarBatchCycle::aggregate_survivors(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record) {
+  const std::size_t dims = dims_.size();
+  std::array<std::int64_t, 4> measures{};
+  if (measure_columns_.size() > measures.size()) throw Error("a batch's measures read more than 4 fact columns");
+  for (std::size_t i = 0; i < survivors_.tuples.size(); ++i) {
+    const std::byte* rec = piece.record(survivors_.tuples[i], record.bitset_bytes);
+    for (std::size_t m = 0; m < measure_columns_.size(); ++m) {
       measures[m] = read_field(rec + reader.measures[m].offset, reader.measures[m].width);
     }
-    for (std::size_t w = 0; w < words; ++w) {
+    const std::uint64_t* mask = survivors_.masks.data() + i * words_;
+    const std::uint64_t* const* slots = survivors_.slots.data() + i * dims;
+    for (std::size_t w = 0; w < words_; ++w) {
       for (std::uint64_t word = mask[w]; word != 0; word &= word - 1) {
-        aggregate(64 * w + static_cast<std::size_t>(std::countr_zero(word)), slots.data(), measures.data());
+        aggregate(64 * w + static_cast<std::size_t>(std::countr_zero(word)), slots, measures.data());
         ++counts_.fact_matches;
       }
     }
   }
-  counts_.fact_tuples += tuples;
-}
-
-void StarBatchCycle::probe(const FactReader& reader, const ReceivedPayload& payload, const RecordLayout& record) {
-  const ResultPieceView piece(payload.bytes());
-  if (words_ == 1) {
-    probe_tuples<1>(reader, piece, record);
-  } else {
-    probe_tuples<0>(reader, piece, record);
-  }
 }
 
 void StarBatchCycle::finish(const ValueRenderer& render) {
+  const Clock::time_point start = Clock::now();
   for (std::size_t q = 0; q < n_; ++q) {
     const StarPlan& plan = requests_[q].plan;
     std::vector<GroupedRow> rows;
@@ -338,8 +433,10 @@ void StarBatchCycle::finish(const ValueRenderer& render) {
         rows.push_back(std::move(row));
       });
     }
+    if (requests_[q].seen) requests_[q].seen(versions_);
     requests_[q].done(result_rows(plan, rows, render));
   }
+  counts_.finish_seconds += seconds_since(start);
 }
 
 }  // namespace hpcdb

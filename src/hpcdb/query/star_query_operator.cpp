@@ -1,13 +1,33 @@
 #include "hpcdb/query/star_query_operator.hpp"
 
-#include <chrono>
+#include <algorithm>
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/storage/thread_cpu_time.hpp"
-#include "hpcdb/storage/thread_priority.hpp"
 
 namespace hpcdb {
+
+// Hands one cycle's results to the operator's queue, marked with the cycle.
+class StarQueryOperator::CycleConsumer final : public BatchConsumer {
+ public:
+  CycleConsumer(BatchCycleWorker<Work>& worker, std::uint64_t cycle) : worker_(worker), cycle_(cycle) {}
+  void consume(BatchEvent event) override { worker_.push(Work{CycleEvent{cycle_, std::move(event)}}); }
+
+ private:
+  BatchCycleWorker<Work>& worker_;
+  std::uint64_t cycle_;
+};
+
+struct StarQueryOperator::InFlight {
+  enum class Phase { dimension, fact } phase = Phase::dimension;
+  std::vector<StarRequest> requests;
+  std::unique_ptr<StarBatchCycle> cycle;
+  std::unique_ptr<CycleConsumer> consumer;
+  OwedFragments owed;
+  std::uint64_t started_ns = 0;
+  std::uint64_t phase_started_ns = 0;
+};
 
 StarQueryOperator::StarQueryOperator(std::map<std::uint32_t, StubClient*> tables, std::function<QueryId()> next_query_id,
                                      ValueRenderer render, std::function<double(int rank)> silence,
@@ -16,24 +36,29 @@ StarQueryOperator::StarQueryOperator(std::map<std::uint32_t, StubClient*> tables
       next_query_id_(std::move(next_query_id)),
       render_(std::move(render)),
       silence_(std::move(silence)),
-      config_(config) {}
+      config_(config),
+      worker_([this](std::vector<Work>& work) { take(work); },
+              {.background = config.background, .on_stop = {}, .on_idle = [this] { check_silence(); }}) {
+  if (config_.cycle_queries < 1) throw UsageError("a star-query cycle needs room for at least one query");
+  if (config_.cycles_in_flight < 1) throw UsageError("the star-query operator needs at least one cycle in flight");
+}
 
 StarQueryOperator::~StarQueryOperator() { stop(); }
 
-void StarQueryOperator::start() {
-  thread_ = std::thread([this] { run(); });
+void StarQueryOperator::submit(StarRequest request) {
+  request.submitted_ns = monotonic_ns();
+  worker_.push(Work{std::move(request)});
 }
 
-void StarQueryOperator::stop() {
-  stop_.store(true);
-  requests_.close();
-  events_.close();
-  if (thread_.joinable()) thread_.join();
-}
-
-void StarQueryOperator::check() const {
-  std::lock_guard lock(mutex_);
-  if (failure_) std::rethrow_exception(failure_);
+void StarQueryOperator::submit_all(std::vector<StarRequest> requests) {
+  const std::uint64_t now = monotonic_ns();
+  std::vector<Work> work;
+  work.reserve(requests.size());
+  for (StarRequest& r : requests) {
+    r.submitted_ns = now;
+    work.emplace_back(std::move(r));
+  }
+  worker_.push_all(std::move(work));
 }
 
 StarOperatorStats StarQueryOperator::stats() const {
@@ -41,46 +66,104 @@ StarOperatorStats StarQueryOperator::stats() const {
   return stats_;
 }
 
-void StarQueryOperator::run() {
-  if (config_.background) run_in_background();
-  try {
-    while (!stop_.load()) {
-      std::vector<StarRequest> requests = requests_.take_all(std::chrono::milliseconds(50));
-      if (!requests.empty()) run_cycle(requests);
+void StarQueryOperator::take(std::vector<Work>& work) {
+  const double cpu = thread_cpu_seconds();
+  for (Work& w : work) {
+    if (auto* request = std::get_if<StarRequest>(&w)) {
+      waiting_.push_back(std::move(*request));
+      continue;
     }
-  } catch (...) {
-    std::lock_guard lock(mutex_);
-    failure_ = std::current_exception();
+    auto& [cycle, event] = std::get<CycleEvent>(w);
+    const auto it = in_flight_.find(cycle);
+    if (it == in_flight_.end()) throw Error("results arrived for a star-query cycle that has finished");
+    InFlight& c = *it->second;
+    const auto owed = c.owed.find({event.table, event.fragment});
+    if (owed == c.owed.end()) {
+      throw Error("results of table " + std::to_string(event.table) + " fragment " + std::to_string(event.fragment) +
+                  " arrived when the operator did not wait for them");
+    }
+    owed->second = event.source;
+    if (c.phase == InFlight::Phase::dimension) {
+      c.cycle->take_dimension_event(event);
+    } else {
+      c.cycle->take_fact_event(event);
+    }
+    if (event.kind == BatchEvent::Kind::fragment_done) c.owed.erase(owed);
+    if (c.owed.empty()) advance(c);
+  }
+  admit();
+  if (monotonic_ns() - last_silence_check_ns_ > kSilenceCheckNs) check_silence();
+  std::lock_guard lock(mutex_);
+  stats_.cpu_seconds += thread_cpu_seconds() - cpu;
+}
+
+// Starts cycles while there are free slots and waiting queries, the oldest first.
+void StarQueryOperator::admit() {
+  while (in_flight_.size() < config_.cycles_in_flight && !waiting_.empty()) {
+    const std::uint64_t id = next_cycle_++;
+    auto c = std::make_unique<InFlight>();
+    const std::size_t n = std::min(waiting_.size(), config_.cycle_queries);
+    c->requests.assign(std::make_move_iterator(waiting_.begin()), std::make_move_iterator(waiting_.begin() + static_cast<std::ptrdiff_t>(n)));
+    waiting_.erase(waiting_.begin(), waiting_.begin() + static_cast<std::ptrdiff_t>(n));
+    c->started_ns = c->phase_started_ns = monotonic_ns();
+    double waited = 0;
+    for (const StarRequest& r : c->requests) waited += static_cast<double>(c->started_ns - r.submitted_ns) * 1e-9;
+    c->cycle = std::make_unique<StarBatchCycle>(c->requests, next_query_id_);
+    c->consumer = std::make_unique<CycleConsumer>(worker_, id);
+    InFlight& cycle = *c;
+    in_flight_.emplace(id, std::move(c));
+    {
+      std::lock_guard lock(mutex_);
+      stats_.phases.queue_wait += waited;
+      stats_.most_in_flight = std::max<std::uint64_t>(stats_.most_in_flight, in_flight_.size());
+    }
+    cycle.owed = cycle.cycle->send_dimension_selections(tables_, *cycle.consumer);
+    if (cycle.owed.empty()) advance(cycle);
   }
 }
 
-void StarQueryOperator::wait_for(OwedFragments owed, const std::function<void(const BatchEvent&)>& take) {
-  while (!owed.empty()) {
-    if (stop_.load() && events_.closed()) throw Error("the star-query operator was stopped with results outstanding");
-    const std::vector<BatchEvent> events = events_.take_all(std::chrono::milliseconds(100));
-    for (const BatchEvent& e : events) {
-      const auto it = owed.find({e.table, e.fragment});
-      if (it == owed.end()) {
-        throw Error("results of table " + std::to_string(e.table) + " fragment " + std::to_string(e.fragment) +
-                    " arrived when the operator did not wait for them");
-      }
-      it->second = e.source;
-      take(e);
-      if (e.kind == BatchEvent::Kind::fragment_done) owed.erase(it);
+void StarQueryOperator::advance(InFlight& c) {
+  const std::uint64_t now = monotonic_ns();
+  const double phase = static_cast<double>(now - c.phase_started_ns) * 1e-9;
+  c.phase_started_ns = now;
+  if (c.phase == InFlight::Phase::dimension) {
+    {
+      std::lock_guard lock(mutex_);
+      stats_.phases.dimension += phase;
     }
-    if (!events.empty()) continue;
-    for (const auto& [fragment, rank] : owed) {
-      if (rank < 0) continue;  // START not here yet: the stub client's rank is checked below
-      const double quiet = silence_(rank);
-      if (quiet > config_.reply_timeout) {
-        throw Error("storage engine rank " + std::to_string(rank) + " has sent nothing for " +
-                    std::to_string(static_cast<int>(quiet)) + " s while it owes results of table " +
-                    std::to_string(fragment.first) + " (--reply-timeout); is it still running?");
-      }
+    c.phase = InFlight::Phase::fact;
+    c.owed = c.cycle->send_fact_selection(tables_, *c.consumer, config_.semi_join_filters);
+    if (!c.owed.empty()) return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    stats_.phases.fact += phase;
+  }
+  finish(c);
+}
+
+void StarQueryOperator::finish(InFlight& c) {
+  c.cycle->finish(render_);
+  std::lock_guard lock(mutex_);
+  ++stats_.cycles;
+  stats_.queries += c.requests.size();
+  stats_.totals += c.cycle->counts();
+  stats_.phases.cycle += static_cast<double>(monotonic_ns() - c.started_ns) * 1e-9;
+  for (auto it = in_flight_.begin(); it != in_flight_.end(); ++it) {
+    if (it->second.get() == &c) {
+      in_flight_.erase(it);
+      break;
     }
-    for (const auto& [fragment, rank] : owed) {
-      if (rank >= 0) continue;
-      const int holder = tables_.at(fragment.first)->fragment_rank(fragment.second);
+  }
+}
+
+// Nothing came for a while: a storage engine that owes results and has sent
+// nothing for --reply-timeout ends the job (its message names it).
+void StarQueryOperator::check_silence() {
+  last_silence_check_ns_ = monotonic_ns();
+  for (const auto& [id, c] : in_flight_) {
+    for (const auto& [fragment, rank] : c->owed) {
+      const int holder = rank >= 0 ? rank : tables_.at(fragment.first)->fragment_rank(fragment.second);
       const double quiet = silence_(holder);
       if (quiet > config_.reply_timeout) {
         throw Error("storage engine rank " + std::to_string(holder) + " has sent nothing for " +
@@ -89,32 +172,6 @@ void StarQueryOperator::wait_for(OwedFragments owed, const std::function<void(co
       }
     }
   }
-}
-
-void StarQueryOperator::run_cycle(std::vector<StarRequest>& requests) {
-  Stopwatch watch;
-  const double cpu_start = thread_cpu_seconds();
-  StarBatchCycle cycle(requests, next_query_id_);
-  wait_for(cycle.send_dimension_selections(tables_, *this), [&](const BatchEvent& e) { cycle.take_dimension_event(e); });
-  const double dimension_seconds = watch.seconds();
-  wait_for(cycle.send_fact_selection(tables_, *this, config_.semi_join_filters),
-           [&](const BatchEvent& e) { cycle.take_fact_event(e); });
-  const double fact_seconds = watch.seconds() - dimension_seconds;
-  cycle.finish(render_);
-
-  std::lock_guard lock(mutex_);
-  ++stats_.cycles;
-  stats_.queries += requests.size();
-  const CycleCounts& c = cycle.counts();
-  stats_.totals.dimension_tuples += c.dimension_tuples;
-  stats_.totals.fact_tuples += c.fact_tuples;
-  stats_.totals.fact_matches += c.fact_matches;
-  stats_.totals.result_bytes += c.result_bytes;
-  stats_.totals.filter_keys += c.filter_keys;
-  stats_.dimension_seconds += dimension_seconds;
-  stats_.fact_seconds += fact_seconds;
-  stats_.busy_seconds += watch.seconds();
-  stats_.cpu_seconds += thread_cpu_seconds() - cpu_start;
 }
 
 }  // namespace hpcdb

@@ -26,6 +26,7 @@ std::vector<std::byte> encode_start_batch(const StartBatch& s) {
   w.put_span<std::uint16_t>(s.record.widths);
   w.put<std::uint32_t>(s.record.record_bytes);
   w.put<std::uint32_t>(s.record.bitset_bytes);
+  w.put<std::uint64_t>(s.updates);
   return w.bytes();
 }
 
@@ -49,6 +50,7 @@ StartBatch decode_start_batch(std::span<const std::byte> payload) {
   s.record.widths = r.get_vector<std::uint16_t>();
   s.record.record_bytes = r.get<std::uint32_t>();
   s.record.bitset_bytes = r.get<std::uint32_t>();
+  s.updates = r.get<std::uint64_t>();
   r.expect_end();
   std::uint64_t width = 0;
   for (std::uint16_t w : s.record.widths) width += w;

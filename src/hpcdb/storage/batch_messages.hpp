@@ -42,6 +42,9 @@ struct StartBatch {
   std::vector<QueryId> queries;               // bit i of every bitset = queries[i]
   ResultLayout layout = ResultLayout::tuple_free;
   RecordLayout record;
+  // Propagated updates the fragment's scan copy had applied when this batch
+  // was scanned: its queries saw that prefix of the fragment's update log.
+  std::uint64_t updates = 0;
 };
 std::vector<std::byte> encode_start_batch(const StartBatch& start);
 StartBatch decode_start_batch(std::span<const std::byte> payload);

@@ -20,6 +20,14 @@ class BatchQueue {
     }
     ready_.notify_one();
   }
+  // Several items at once: a taker sees all of them or none.
+  void push_all(std::vector<T> items) {
+    {
+      std::lock_guard lock(mutex_);
+      for (T& item : items) items_.push_back(std::move(item));
+    }
+    ready_.notify_one();
+  }
   // Everything pending; waits up to `timeout` for something (empty if none came).
   std::vector<T> take_all(std::chrono::microseconds timeout) {
     std::unique_lock lock(mutex_);

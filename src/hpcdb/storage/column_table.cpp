@@ -1,6 +1,7 @@
 #include "hpcdb/storage/column_table.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "hpcdb/core/error.hpp"
 
@@ -78,6 +79,60 @@ std::size_t ColumnTable::add_rows(std::size_t n) {
   rows_ += n;
   for (std::size_t c = 0; c < columns_.size(); ++c) columns_[c].resize(rows_ * schema_.columns[c].width());
   return first;
+}
+
+namespace {
+
+// The rows in stable order of their values: counting where the values span
+// at most a few times the rows (dates, codes, dense keys), else sorting.
+std::vector<std::uint32_t> order_by_values(const ColumnTable& t, std::size_t column) {
+  const std::size_t rows = t.rows();
+  std::vector<std::uint32_t> order(rows);
+  const ColumnRange range = t.range(column);
+  const auto span = static_cast<std::uint64_t>(range.max - range.min) + 1;
+  if (span <= 4 * static_cast<std::uint64_t>(rows) + 1024) {
+    std::vector<std::uint32_t> start(span + 1, 0);
+    for (std::size_t r = 0; r < rows; ++r) ++start[static_cast<std::size_t>(t.value(r, column) - range.min) + 1];
+    for (std::size_t v = 1; v <= span; ++v) start[v] += start[v - 1];
+    for (std::size_t r = 0; r < rows; ++r) order[start[static_cast<std::size_t>(t.value(r, column) - range.min)]++] = static_cast<std::uint32_t>(r);
+  } else {
+    for (std::size_t r = 0; r < rows; ++r) order[r] = static_cast<std::uint32_t>(r);
+    std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) { return t.value(a, column) < t.value(b, column); });
+  }
+  return order;
+}
+
+template <class T>
+void gather(const std::byte* from, std::byte* to, const std::vector<std::uint32_t>& order) {
+  const T* f = reinterpret_cast<const T*>(from);
+  T* t = reinterpret_cast<T*>(to);
+  for (std::size_t r = 0; r < order.size(); ++r) t[r] = f[order[r]];
+}
+
+}  // namespace
+
+void ColumnTable::cluster_by(std::size_t column) {
+  if (column >= columns() || schema_.columns[column].type == ColumnType::text) {
+    throw Error("table " + schema_.name + " can be clustered by an integer column only");
+  }
+  if (rows_ > std::numeric_limits<std::uint32_t>::max()) throw Error("table " + schema_.name + " has too many rows to cluster");
+  if (rows_ < 2) return;
+  const std::vector<std::uint32_t> order = order_by_values(*this, column);
+  std::vector<std::byte> moved;
+  for (std::size_t c = 0; c < columns_.size(); ++c) {
+    const std::size_t w = schema_.columns[c].width();
+    moved.resize(columns_[c].size());
+    const std::byte* from = columns_[c].data();
+    switch (w) {
+      case 1: gather<std::uint8_t>(from, moved.data(), order); break;
+      case 2: gather<std::uint16_t>(from, moved.data(), order); break;
+      case 4: gather<std::uint32_t>(from, moved.data(), order); break;
+      case 8: gather<std::uint64_t>(from, moved.data(), order); break;
+      default:
+        for (std::size_t r = 0; r < rows_; ++r) std::memcpy(moved.data() + r * w, from + std::size_t{order[r]} * w, w);
+    }
+    columns_[c].swap(moved);
+  }
 }
 
 void ColumnTable::reserve(std::size_t rows) {

@@ -63,6 +63,10 @@ class ColumnTable {
 
   // Adds `n` zeroed rows at the end; returns the first new row.
   std::size_t add_rows(std::size_t n);
+  // Puts the rows in the order of `column`'s values (rows with equal values
+  // keep their order): a table's clustering, which lets a zone map skip
+  // the rows a predicate on that column rules out. An integer column only.
+  void cluster_by(std::size_t column);
   void reserve(std::size_t rows);
 
   ColumnRange range(std::size_t c) const;  // computed on every call: cache it

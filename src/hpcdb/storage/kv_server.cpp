@@ -10,42 +10,18 @@
 namespace hpcdb {
 
 KvServer::KvServer(TableFragment& fragment, Priority priority, ChannelFor channels)
-    : fragment_(fragment), priority_(priority), channels_(std::move(channels)) {
+    : fragment_(fragment),
+      priority_(priority),
+      channels_(std::move(channels)),
+      worker_([this](std::vector<QueryBatch>& batches) { run_cycle(batches); }) {
   if (!fragment_.master) throw Error("table " + fragment_.rows.schema().name + " has no key-value backend here");
 }
 
 KvServer::~KvServer() { stop(); }
 
-void KvServer::start() {
-  thread_ = std::thread([this] { run(); });
-}
-
-void KvServer::stop() {
-  stop_.store(true);
-  queue_.close();
-  if (thread_.joinable()) thread_.join();
-}
-
-void KvServer::check() const {
-  std::lock_guard lock(stats_mutex_);
-  if (failure_) std::rethrow_exception(failure_);
-}
-
 KvServerStats KvServer::stats() const {
   std::lock_guard lock(stats_mutex_);
   return stats_;
-}
-
-void KvServer::run() {
-  try {
-    while (!stop_.load()) {
-      std::vector<QueryBatch> batches = queue_.take_all(std::chrono::milliseconds(50));
-      if (!batches.empty()) run_cycle(batches);
-    }
-  } catch (...) {
-    std::lock_guard lock(stats_mutex_);
-    failure_ = std::current_exception();
-  }
 }
 
 void KvServer::run_cycle(std::vector<QueryBatch>& batches) {

@@ -7,14 +7,11 @@
 // the shared-scan copy of the rows takes over before its next scan. Its
 // messages travel with the priority it is given: latency-sensitive, so that
 // they overtake the scans' results, unless priorities are off.
-#include <atomic>
 #include <cstdint>
-#include <exception>
 #include <mutex>
-#include <thread>
 
 #include "hpcdb/core/latency_histogram.hpp"
-#include "hpcdb/storage/batch_queue.hpp"
+#include "hpcdb/storage/batch_cycle_worker.hpp"
 #include "hpcdb/storage/result_writer.hpp"
 #include "hpcdb/storage/scan_server.hpp"
 #include "hpcdb/storage/table_fragment.hpp"
@@ -37,26 +34,21 @@ class KvServer {
   KvServer(const KvServer&) = delete;
   KvServer& operator=(const KvServer&) = delete;
 
-  void enqueue(QueryBatch batch) { queue_.push(std::move(batch)); }
-  void start();
-  void stop();
-  void check() const;
+  void enqueue(QueryBatch batch) { worker_.push(std::move(batch)); }
+  void start() { worker_.start(); }
+  void stop() { worker_.stop(); }
+  void check() const { worker_.check(); }
   KvServerStats stats() const;
   void run_cycle(std::vector<QueryBatch>& batches);
 
  private:
-  void run();
-
   TableFragment& fragment_;
   Priority priority_;
   ChannelFor channels_;
-  BatchQueue<QueryBatch> queue_;
-  std::thread thread_;
-  std::atomic<bool> stop_{false};
-  std::exception_ptr failure_;
   mutable std::mutex stats_mutex_;
   KvServerStats stats_;
   std::uint64_t next_batch_ = 1;
+  BatchCycleWorker<QueryBatch> worker_;  // last: its thread stops before the members it uses go
 };
 
 }  // namespace hpcdb

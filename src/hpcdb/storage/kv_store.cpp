@@ -70,7 +70,17 @@ bool KvStore::update(std::int64_t key, std::uint16_t column, std::int64_t value)
   }
   std::lock_guard lock(updates_mutex_);
   updates_.push_back({*row, column, value});
+  if (keep_log_) log_.push_back({key, column, value});
   return true;
+}
+
+std::vector<LoggedUpdate> KvStore::log() const {
+  std::lock_guard lock(updates_mutex_);
+  return log_;
+}
+
+std::size_t KvStore::bytes() const {
+  return records_.size() + slot_keys_.size() * sizeof(std::int64_t) + slot_rows_.size() * sizeof(std::uint32_t);
 }
 
 std::vector<RowUpdate> KvStore::take_updates() {
@@ -81,14 +91,7 @@ std::vector<RowUpdate> KvStore::take_updates() {
 void apply_updates(ColumnTable& table, std::vector<ColumnStats>& stats, const std::vector<RowUpdate>& updates) {
   for (const RowUpdate& u : updates) {
     table.set_value(u.row, u.column, u.value);
-    const std::int64_t stored = table.value(u.row, u.column);
-    ColumnRange& r = stats[u.column].range;
-    if (r.empty()) {
-      r.min = r.max = stored;
-    } else {
-      r.min = std::min(r.min, stored);
-      r.max = std::max(r.max, stored);
-    }
+    note_values(stats[u.column], table.value(u.row, u.column));
   }
 }
 

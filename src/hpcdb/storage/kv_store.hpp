@@ -32,6 +32,13 @@ struct RowUpdate {
   std::int64_t value = 0;
 };
 
+// An update as a log names it: by the row's primary key.
+struct LoggedUpdate {
+  std::int64_t key = 0;
+  std::uint16_t column = 0;
+  std::int64_t value = 0;
+};
+
 class KvStore {
  public:
   // Copies every row of `table`; Error when two rows share a key.
@@ -48,6 +55,11 @@ class KvStore {
   bool update(std::int64_t key, std::uint16_t column, std::int64_t value);
   // The updates since the last call, oldest first (thread-safe).
   std::vector<RowUpdate> take_updates();
+  // Also keeps every update in a log, in the order take_updates() hands
+  // them out (for checking what scans saw).
+  void keep_log(bool on) { keep_log_ = on; }
+  std::vector<LoggedUpdate> log() const;
+  std::size_t bytes() const;  // records and index
 
  private:
   TableSchema schema_;
@@ -58,8 +70,10 @@ class KvStore {
   std::vector<std::int64_t> slot_keys_;
   std::vector<std::uint32_t> slot_rows_;  // row + 1; 0 = empty slot
   std::uint64_t slot_mask_ = 0;
-  std::mutex updates_mutex_;
+  mutable std::mutex updates_mutex_;
   std::vector<RowUpdate> updates_;
+  bool keep_log_ = false;
+  std::vector<LoggedUpdate> log_;
 };
 
 // Applies propagated updates to the shared-scan copy of the rows.

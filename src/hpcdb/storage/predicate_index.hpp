@@ -1,15 +1,22 @@
 #pragma once
 // The query index of a shared scan (Crescando's idea: index the queries, not
-// the data). Each query of a batch has a bit position; of its predicates one
-// is indexed, the one expected to pass the fewest rows (estimated on a
-// sample of the column), and for each column
-// that carries indexed predicates a table maps every value of the column's
-// range to the bitset of queries whose indexed predicate that value passes.
-// A row's candidate queries are then the OR of one table entry per indexed
-// column, plus the queries without an indexable predicate; only for those
-// candidates are the other (residual) predicates checked on the row. A
-// query with a predicate that no row of the fragment can pass is dropped at
-// once.
+// the data). Each query of a batch has a bit position. For every column that
+// some query's predicates read, a value table maps each value of the
+// column's range to the bitset of the queries constrained on that column
+// whose predicates there the value passes (the queries not constrained on
+// it pass whatever its value). A row's queries are then the AND over those
+// columns of one table entry each: one lookup per row and column, whatever
+// the number of queries. Only predicates on columns whose range is too wide
+// for a table are checked afterwards, query by query, on the rows left
+// (residuals). A query with a predicate that no row of the fragment can pass
+// is dropped at once.
+//
+// A column's table holds, per value, only the bits of the queries
+// constrained on that column (local bit i: the i-th of them), in as few
+// bytes as they need, so that it stays small enough for the caches; small
+// tables (one per byte of an entry) expand the local bits into the batch's
+// bitsets. With more than 16 queries on a column, entries hold the batch's
+// bits themselves (as large, and one load instead of one per byte).
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -17,6 +24,7 @@
 
 #include "hpcdb/storage/column_stats.hpp"
 #include "hpcdb/storage/column_table.hpp"
+#include "hpcdb/storage/predicate_kernels.hpp"
 #include "hpcdb/storage/storage_query.hpp"
 
 namespace hpcdb {
@@ -27,11 +35,18 @@ struct PositionedQuery {
 };
 
 struct PredicateIndexStats {
-  std::size_t indexed = 0;     // queries with an indexed predicate
-  std::size_t unindexed = 0;   // candidates on every row
-  std::size_t pruned = 0;      // no row can match
+  std::size_t columns = 0;     // value tables
+  std::size_t indexed = 0;     // predicates in them
+  std::size_t pruned = 0;      // queries no row can match
   std::size_t residual_predicates = 0;
   std::size_t table_bytes = 0;
+};
+
+// What an index over a batch's queries would hold (for estimating its cost).
+struct IndexShape {
+  std::size_t columns = 0;          // value tables
+  double table_values = 0;          // summed over the tables: values of their ranges
+  double residual_checks = 0;       // per row: (query, residual predicate) pairs to check, by pass fractions
 };
 
 class PredicateIndex {
@@ -44,9 +59,12 @@ class PredicateIndex {
   // `words`: 64-bit words per bitset (positions < 64 x words).
   PredicateIndex(const ColumnTable& table, std::span<const ColumnStats> stats, std::span<const PositionedQuery> queries,
                  std::size_t words);
+  static IndexShape shape(const ColumnTable& table, std::span<const ColumnStats> stats,
+                          std::span<const PositionedQuery> queries, std::size_t words);
 
   std::size_t words() const { return words_; }
-  // The candidate bitsets of rows [first, first + rows): rows x words() words.
+  // The bitsets of rows [first, first + rows): rows x words() words, the bit
+  // of every query whose indexed predicates the row passes.
   void candidates(std::size_t first, std::size_t rows, std::uint64_t* masks) const;
   // Whether `row` passes the residual predicates of the query at `position`.
   bool residuals_pass(std::size_t position, std::size_t row) const {
@@ -55,12 +73,12 @@ class PredicateIndex {
     }
     return true;
   }
-  // Clears, in the candidate bitsets of rows [first, first + rows) (at most
+  // Clears, in the bitsets of rows [first, first + rows) (at most
   // kBlockRows), the bit of every query whose residual predicates the row
-  // fails: the candidate rows are first sorted out by query (one pass over
-  // the bitsets), then each query's predicates run over its rows in one loop
-  // each (most selective predicate first). `scratch` is reused between
-  // calls. Returns the (row, query) candidates.
+  // fails: the rows are first sorted out by query (one pass over the
+  // bitsets), then each query's residuals run over its rows in one loop each
+  // (most selective first). `scratch` is reused between calls. Returns the
+  // (row, query) pairs checked.
   static constexpr std::size_t kBlockRows = 1024;
   struct Scratch {
     std::vector<std::uint16_t> rows;    // kBlockRows per position
@@ -70,49 +88,41 @@ class PredicateIndex {
   const PredicateIndexStats& stats() const { return stats_; }
 
  private:
-  struct BoundPredicate {
-    const std::byte* column = nullptr;
-    ColumnType type = ColumnType::i32;
-    const Predicate* predicate = nullptr;
-    std::int64_t value(std::size_t row) const {
-      switch (type) {
-        case ColumnType::u8: return reinterpret_cast<const std::uint8_t*>(column)[row];
-        case ColumnType::u16: return reinterpret_cast<const std::uint16_t*>(column)[row];
-        case ColumnType::i32: return reinterpret_cast<const std::int32_t*>(column)[row];
-        case ColumnType::i64: return reinterpret_cast<const std::int64_t*>(column)[row];
-        case ColumnType::text: break;
-      }
-      return 0;
-    }
-  };
-  // A column's value table holds, per value, only the bits of the queries
-  // indexed on that column (local bit i: the i-th of them), in as few bytes
-  // as they need, so that it stays small enough for the caches; small
-  // tables (one per byte of an entry) expand the local bits into the
-  // batch's bitsets.
   struct ColumnIndex {
     std::uint16_t column = 0;
     ColumnType type = ColumnType::i32;
     const std::byte* values = nullptr;
     std::int64_t min = 0;
     std::uint64_t domain = 0;             // max - min + 1
-    std::vector<std::size_t> positions;   // of the queries indexed here, by local bit
+    std::vector<std::size_t> positions;   // of the queries constrained here, by local bit
+    std::vector<std::uint64_t> free;      // words: the queries not constrained here (pass any value)
     std::size_t entry_bytes = 1;          // 1, 2, 4, or a multiple of 8
-    std::vector<std::uint8_t> entries;    // domain x entry_bytes
+    std::vector<std::uint8_t> entries;    // (domain + 1) x entry_bytes
     std::vector<std::uint64_t> expand;    // entry_bytes x 256 x words
+    // With many queries constrained here: entries in the batch's bits,
+    // (domain + 1) x words (one load per row instead of one per byte).
+    bool direct = false;
+    std::vector<std::uint64_t> direct_entries;
+  };
+  // A query's predicates on one column (their AND).
+  struct Constraint {
+    std::size_t query = 0;  // index into the queries
+    std::vector<const Predicate*> predicates;
   };
 
-  void build_column(ColumnIndex& c, const std::vector<const Predicate*>& predicates);
-  template <class T, std::size_t kEntryBytes>
-  void or_column_one_word(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
+  void build_column(ColumnIndex& c, const std::vector<Constraint>& constraints);
+  template <class F>
+  static void for_each_passing(const Constraint& k, const ColumnIndex& c, F&& f);
   template <class T>
-  void or_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
-  // Keeps, of the `n` block rows in `rows`, those whose value passes `b`; returns how many.
-  static std::size_t keep_passing(const BoundPredicate& b, std::size_t first, std::uint16_t* rows, std::size_t n);
+  void and_column_direct(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
+  template <class T, std::size_t kEntryBytes>
+  void and_column_one_word(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
+  template <class T>
+  void and_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
 
   const ColumnTable& table_;
   std::size_t words_;
-  std::vector<std::uint64_t> unindexed_;  // words
+  std::vector<std::uint64_t> live_;  // words: the queries that may match
   std::vector<ColumnIndex> columns_;
   std::vector<std::vector<BoundPredicate>> residuals_;  // by position, most selective first
   std::vector<std::size_t> with_residuals_;              // positions that have any

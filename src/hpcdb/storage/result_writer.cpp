@@ -1,6 +1,7 @@
 #include "hpcdb/storage/result_writer.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "hpcdb/core/error.hpp"
@@ -13,6 +14,7 @@ ResultCounts& ResultCounts::operator+=(const ResultCounts& o) {
   data_bytes += o.data_bytes;
   tuple_section_bytes += o.tuple_section_bytes;
   tuple_section_saved += o.tuple_section_saved;
+  ship_seconds += o.ship_seconds;
   return *this;
 }
 
@@ -49,8 +51,10 @@ void ResultWriter::start_buffer() {
 }
 
 void ResultWriter::next_piece() {
+  const auto start = std::chrono::steady_clock::now();
   ship(false);
   start_buffer();
+  counts_.ship_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
 void ResultWriter::flush(bool last) {

@@ -22,6 +22,7 @@ struct ResultCounts {
   std::uint64_t data_bytes = 0;           // data sections
   std::uint64_t tuple_section_bytes = 0;  // sent (general layout)
   std::uint64_t tuple_section_saved = 0;  // not sent (tuple-free layout)
+  double ship_seconds = 0;                // pieces finished, handed on, and the next one acquired
   ResultCounts& operator+=(const ResultCounts& o);
 };
 

@@ -8,63 +8,27 @@
 #include "hpcdb/core/stopwatch.hpp"
 #include "hpcdb/core/worker_team.hpp"
 #include "hpcdb/storage/thread_cpu_time.hpp"
-#include "hpcdb/storage/thread_priority.hpp"
 
 namespace hpcdb {
 
 ScanServer::ScanServer(TableFragment& fragment, const ScanServerConfig& config, ChannelFor channels)
-    : fragment_(fragment), config_(config), channels_(std::move(channels)) {
+    : fragment_(fragment),
+      config_(config),
+      channels_(std::move(channels)),
+      worker_([this](std::vector<QueryBatch>& batches) { run_cycle(batches); }, {.background = config.background, .on_stop = {}, .on_idle = {}}) {
   if (config_.workers < 1) throw UsageError("a scan needs at least one worker thread");
 }
 
 ScanServer::~ScanServer() { stop(); }
-
-void ScanServer::start() {
-  thread_ = std::thread([this] { run(); });
-}
-
-void ScanServer::stop() {
-  stop_.store(true);
-  queue_.close();
-  if (thread_.joinable()) thread_.join();
-}
-
-void ScanServer::check() const {
-  std::lock_guard lock(stats_mutex_);
-  if (failure_) std::rethrow_exception(failure_);
-}
 
 ScanServerStats ScanServer::stats() const {
   std::lock_guard lock(stats_mutex_);
   return stats_;
 }
 
-void ScanServer::run() {
-  if (config_.background) run_in_background();
-  try {
-    while (!stop_.load()) {
-      std::vector<QueryBatch> batches = queue_.take_all(std::chrono::milliseconds(50));
-      if (!batches.empty()) run_cycle(batches);
-    }
-  } catch (...) {
-    std::lock_guard lock(stats_mutex_);
-    failure_ = std::current_exception();
-  }
-}
-
-void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
-  Stopwatch watch;
-  const double cpu_start = thread_cpu_seconds();
-  const std::uint64_t batch = next_batch_++;
-  std::uint64_t applied = 0;
-  if (fragment_.master) {
-    const std::vector<RowUpdate> updates = fragment_.master->take_updates();
-    apply_updates(fragment_.rows, fragment_.stats, updates);
-    applied = updates.size();
-  }
-
-  // Each engine's queries, in the order it sent them, batch after batch.
-  std::map<std::uint32_t, std::vector<const QueryBatch*>> by_engine;
+// Each engine's queries, in the order it sent them, batch after batch.
+std::vector<EngineShare> ScanServer::shares_of(const std::vector<QueryBatch>& batches,
+                                               std::map<std::uint32_t, std::vector<const QueryBatch*>>& by_engine) const {
   for (const QueryBatch& b : batches) {
     for (const StorageQuery& q : b.queries) {
       if (q.kind != QueryKind::select) {
@@ -83,9 +47,23 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
     }
     shares.push_back(std::move(share));
   }
+  return shares;
+}
+
+void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
+  Stopwatch watch;
+  const double cpu_start = thread_cpu_seconds();
+  const std::uint64_t batch = next_batch_++;
+  std::uint64_t applied = 0;
+  if (fragment_.master) applied = fragment_.apply_propagated_updates();
+  const double updates_seconds = watch.seconds();
+
+  std::map<std::uint32_t, std::vector<const QueryBatch*>> by_engine;
+  std::vector<EngineShare> shares = shares_of(batches, by_engine);
   std::vector<PositionedQuery> positioned;
   const std::size_t words = assign_positions(fragment_.rows.schema(), shares, positioned);
-  const PredicateIndex index(fragment_.rows, fragment_.stats, positioned, words);
+  const ScanPlan plan(fragment_.rows, fragment_.stats, positioned, words, config_.evaluation);
+  const double plan_seconds = watch.seconds() - updates_seconds;
 
   // START BATCH to every engine of the batch.
   std::vector<std::unique_ptr<ResultStream>> streams;
@@ -100,14 +78,16 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
     for (const StorageQuery* q : share.queries) start.queries.push_back(q->id);
     start.layout = config_.layout;
     start.record = share.record;
+    start.updates = fragment_.updates_applied();
     streams.back()->send_start(start);
   }
 
-  // The scan: worker w takes rows [split(w), split(w + 1)) and ships its own
+  // The scan: workers take zones from a shared counter and ship their own
   // pieces; the last worker to finish is not known in advance, so with
   // several workers END BATCH is an empty piece of its own.
-  const std::size_t rows = fragment_.rows.rows();
-  const unsigned workers = static_cast<unsigned>(std::min<std::size_t>(config_.workers, std::max<std::size_t>(rows / 4096, 1)));
+  const std::size_t zones = fragment_.zones.zones();
+  const auto workers = static_cast<unsigned>(std::min<std::size_t>(config_.workers, std::max<std::size_t>(zones, 1)));
+  TaskCounter zones_left(zones);
   std::vector<ScanCounts> scan_counts(workers);
   std::vector<ResultCounts> result_counts(workers);
   std::vector<double> worker_cpu(workers, 0);
@@ -120,8 +100,7 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
                                                        shares[e].record, config_.layout, config_.piece_bytes));
       raw.push_back(writers.back().get());
     }
-    scan_counts[w] = shared_scan(fragment_.rows, index, shares, raw, split_point(rows, workers, w),
-                                 split_point(rows, workers, w + 1));
+    scan_counts[w] = shared_scan(fragment_.rows, fragment_.zones, plan, shares, raw, zones_left);
     for (auto& writer : writers) {
       writer->flush(workers == 1);
       result_counts[w] += writer->counts();
@@ -142,9 +121,12 @@ void ScanServer::run_cycle(std::vector<QueryBatch>& batches) {
   ++stats_.cycles;
   stats_.queries += positioned.size();
   stats_.engine_batches += batches.size();
+  ++(plan.evaluation() == Evaluation::indexed ? stats_.indexed_cycles : stats_.per_query_cycles);
   for (const ScanCounts& c : scan_counts) stats_.scan += c;
   stats_.results += results;
   stats_.updates_applied += applied;
+  stats_.phases.updates += updates_seconds;
+  stats_.phases.plan += plan_seconds;
   const double seconds = watch.seconds();
   stats_.busy_seconds += seconds;
   stats_.cpu_seconds += thread_cpu_seconds() - cpu_start;

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/process_memory.hpp"
 
 namespace hpcdb {
 namespace {
@@ -40,10 +41,13 @@ StorageEngine::StorageEngine(MessageLayer& layer, const Deployment& deployment, 
     if (fragment < 0) continue;
     const CatalogTable& table = catalog.tables[t];
     const KeyRange keys = fragment_keys(table.keys, fragment, static_cast<int>(placement.engines_of(t).size()));
+    ColumnTable rows = table.load(keys);
+    if (table.cluster_column >= 0) rows.cluster_by(static_cast<std::size_t>(table.cluster_column));
     auto f = std::make_unique<TableFragment>(static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(fragment),
-                                             table.load(keys));
+                                             std::move(rows));
     if (static_cast<int>(t) == config.kv_table) {
       f->master = std::make_unique<KvStore>(f->rows, table.primary_key);
+      f->master->keep_log(config.keep_update_log);
       kv_by_table_[t] = std::make_unique<KvServer>(*f, kv_priority, channels);
     }
     scan_by_table_[t] = std::make_unique<ScanServer>(*f, config.scan, channels);
@@ -180,6 +184,14 @@ void StorageEngine::stop() {
   }
 }
 
+std::vector<UpdateLog> StorageEngine::update_logs() const {
+  std::vector<UpdateLog> logs;
+  for (const auto& f : fragments_) {
+    if (f->master) logs.push_back({f->table, f->fragment, f->master->log()});
+  }
+  return logs;
+}
+
 StorageStats StorageEngine::stats() const {
   StorageStats s;
   for (std::size_t t = 0; t < scan_by_table_.size(); ++t) {
@@ -190,7 +202,9 @@ StorageStats StorageEngine::stats() const {
   for (const auto& f : fragments_) {
     s.fragment_bytes += f->rows.bytes();
     s.fragment_rows += f->rows.rows();
+    if (f->master) s.kv_bytes += f->master->bytes();
   }
+  s.memory = read_process_memory();
   return s;
 }
 

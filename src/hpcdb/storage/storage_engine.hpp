@@ -12,6 +12,7 @@
 #include <mutex>
 #include <vector>
 
+#include "hpcdb/core/process_memory.hpp"
 #include "hpcdb/net/messaging/message_layer.hpp"
 #include "hpcdb/storage/catalog.hpp"
 #include "hpcdb/storage/kv_server.hpp"
@@ -27,6 +28,15 @@ struct StorageConfig {
   double reply_timeout = 60;  // seconds a connected engine may stay silent
   double connect_timeout = 60;  // seconds until every engine must have connected
   double heartbeat = 1;       // seconds between heartbeats to the engines
+  bool keep_update_log = false;  // the key-value backend logs every update (update_logs())
+};
+
+// Every update one fragment's key-value backend took, in the order its scan
+// copy applied them.
+struct UpdateLog {
+  std::uint32_t table = 0;
+  std::uint32_t fragment = 0;
+  std::vector<LoggedUpdate> updates;
 };
 
 struct StorageStats {
@@ -35,6 +45,8 @@ struct StorageStats {
   std::uint64_t query_batches = 0;
   std::uint64_t fragment_bytes = 0;
   std::uint64_t fragment_rows = 0;
+  std::uint64_t kv_bytes = 0;  // the key-value copies and their indexes
+  ProcessMemory memory;        // of this process
 };
 
 class StorageEngine {
@@ -62,6 +74,8 @@ class StorageEngine {
   void serve();
   void stop();
   StorageStats stats() const;
+  // With keep_update_log: each key-value fragment's log (after stop()).
+  std::vector<UpdateLog> update_logs() const;
   const std::vector<std::unique_ptr<TableFragment>>& fragments() const { return fragments_; }
 
  private:

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # hpcdb ssb from the command line: the 13 SSB queries with the benchmark's
-# constants at scale factor 1, and random ones at 0.1, answered alike by
-# DuckDB on the CSV files of 'hpcdb generate --ssb' (same data), in the local
-# and the decoupled deployment; JSON fields; point queries with updates; a
-# query engine that connects late; bad options; and a rank that dies or
-# hangs, which ends the job with a message naming it.
+# constants at scale factor 1 (all at once and one at a time), and random
+# ones at 0.1, answered alike by DuckDB on the CSV files of 'hpcdb generate
+# --ssb' (same data), in the local and the decoupled deployment, every query
+# engine's answers counted; answers while point updates change columns the
+# queries read, each checked against the data as it was with the updates
+# its scans had taken; JSON fields; point queries with updates; a query
+# engine that connects late; bad options; and a rank that dies or hangs,
+# which ends the job with a message naming it.
 # Usage: ssb_test.sh path/to/hpcdb [path/to/python-with-duckdb (default $HPCDB_PYTHON)] [bench/ssb_check.py]
 # ctest-ranks: 1 2 3
 # ctest-timeout: 2700
@@ -84,6 +87,9 @@ for d in "${deployments[@]}"; do
   run_ok "standard_sf1_$d" "queries/hour" ssb --scale 1 --seed 3 --deployment "$d" --queries standard \
     --answers "$work/standard_$d.json"
   sf1_answers+=("$work/standard_$d.json")
+  run_ok "standard_sf1_one_at_a_time_$d" "queries/hour" ssb --scale 1 --seed 3 --deployment "$d" --queries standard \
+    --clients 1 --predicate-evaluation per-query --answers "$work/standard_one_$d.json"
+  sf1_answers+=("$work/standard_one_$d.json")
   run_ok "random_sf01_$d" "queries/hour" ssb --scale 0.1 --seed 3 --deployment "$d" --clients 8 --duration 2 \
     --answers "$work/random_$d.json" --json "$work/random_$d.doc.json"
   sf01_answers+=("$work/random_$d.json")
@@ -95,10 +101,33 @@ if [ "$ranks" -ge 3 ]; then
   sf01_answers+=("$work/random_split.json")
 fi
 engines=$ranks
-"$python" "$check" --data "$work/sf1" --answers "${sf1_answers[@]}" --expect 13 > "$work/check1" 2>&1 &&
+# Every query engine of every run answered each of the 13 queries once.
+"$python" "$check" --data "$work/sf1" --answers "${sf1_answers[@]}" --expect-per-engine 13 --exact > "$work/check1" 2>&1 &&
   report standard_answers_equal_duckdb yes || report standard_answers_equal_duckdb no "$work/check1"
-"$python" "$check" --data "$work/sf01" --answers "${sf01_answers[@]}" --expect 20 > "$work/check2" 2>&1 &&
+"$python" "$check" --data "$work/sf01" --answers "${sf01_answers[@]}" --expect-per-engine 3 > "$work/check2" 2>&1 &&
   report random_answers_equal_duckdb yes || report random_answers_equal_duckdb no "$work/check2"
+
+# --- answers while updates run: every update sets a column the queries read
+# (customer's region: flights 3 and 4 filter and group by it; lineorder's
+# discount: flight 1 filters by it and sums it); each answer must equal the
+# data with exactly the updates its scans had taken, and some must have seen
+# some updates (else this checks nothing).
+for column in customer:c_region lineorder:lo_discount; do
+  table=${column%%:*}
+  run_ok "answers_under_updates_$table" "point queries: .*updates" ssb --scale 0.1 --seed 3 --clients 2 --duration 2 \
+    --kv-table "$table" --update-column "${column#*:}" --lookup-clients 2 --update-fraction 1 \
+    --answers "$work/updates_$table.json"
+  "$python" "$check" --data "$work/sf01" --answers "$work/updates_$table.json" --expect-per-engine 3 > "$work/check_$table" 2>&1 &&
+    "$python" - "$work/updates_$table.json" "$table" >> "$work/check_$table" 2>&1 << 'PY' &&
+import json, sys
+doc = json.load(open(sys.argv[1]))
+logged = sum(len(log) for log in doc["updates"][sys.argv[2]])
+seen = sorted({v for a in doc["answers"] for k, v in a["seen"].items() if k.startswith(sys.argv[2] + "/")})
+print(f"{logged} updates logged; answers saw {len(seen)} distinct prefixes, up to {seen[-1] if seen else 0}")
+assert logged > 0 and len(seen) >= 2 and seen[-1] > 0, "no answer saw an update"
+PY
+    report "updates_seen_as_logged_$table" yes || report "updates_seen_as_logged_$table" no "$work/check_$table"
+done
 
 # --- JSON fields
 "$python" - "$work/random_local.doc.json" > "$work/fields" 2>&1 << 'PY' && report json_fields yes || report json_fields no "$work/fields"
@@ -106,19 +135,29 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["command"] == "ssb"
 assert d["throughput"]["queries_per_hour"] > 0 and d["throughput"]["completed"] > 0
-assert d["config"]["priorities"] == "on" and d["config"]["bulk_threads"] == "idle scheduling class"
-assert d["config"]["net_idle_sleep_us"] == 100
+# Without point-query clients, priorities (auto) are off: nothing gives way.
+assert d["config"]["priorities"] == "off" and d["config"]["bulk_threads"] == "normal"
+assert d["config"]["scan_threads"] >= 1 and d["config"]["cycle_queries"] == 64
+assert d["storage"]["memory"]["peak_resident_bytes"] > d["storage"]["fragment_bytes"]
+assert all(k in d["query_engines"]["phase_seconds"] for k in ("queue_wait", "dimension", "fact", "probe", "aggregate"))
 assert [f["flight"] for f in d["flights"]] == [1, 2, 3, 4, "all"]
 assert all(k in d["flights"][4] for k in ("p50_s", "p90_s", "p99_s", "queries_per_hour"))
 scans = {s["table"]: s for s in d["storage"]["scans"]}
 assert scans["lineorder"]["rows_scanned"] > 0 and scans["lineorder"]["tuple_section_bytes_saved"] > 0
+assert scans["lineorder"]["zones"] >= scans["lineorder"]["cycles"] > 0
+assert all(k in scans["lineorder"]["phase_seconds"] for k in ("plan", "evaluate", "emit", "ship"))
 assert d["bytes_moved"]["saved_by_tuple_free_results"] > 0
 assert d["query_engines"]["cycles"] > 0 and len(d["ranks"]) >= 1
 PY
 
 # --- point queries, priorities, a late engine
 run_ok lookups_and_updates "point queries: .*updates" ssb --scale 0.05 --clients 4 --duration 2 --lookup-clients 2 \
-  --update-fraction 0.3 --priorities on
+  --update-fraction 0.3
+"$python" - "$work/out" > /dev/null 2>&1 << 'PY' && report priorities_auto_with_point_queries yes ||
+  report priorities_auto_with_point_queries no "$work/out"
+import sys
+assert "priorities on" in open(sys.argv[1]).read()
+PY
 run_ok lookups_priorities_off "point queries" ssb --scale 0.05 --clients 4 --duration 2 --lookup-clients 2 --priorities off \
   --kv-table lineorder
 run_ok late_engine "queries/hour" ssb --scale 0.05 --clients 4 --duration 2 --late-engine 0 --late-by 2
@@ -128,6 +167,10 @@ run_fails bad_deployment 2 "--deployment must be local or decoupled" ssb --deplo
 run_fails bad_scale 2 "--scale must be a scale factor" ssb --scale 0
 run_fails bad_query 2 "no SSB query 'Q9.9'" ssb --queries Q1.1,Q9.9
 run_fails bad_switch 2 "--priorities must be on or off" ssb --priorities maybe
+run_fails bad_evaluation 2 "--predicate-evaluation must be auto, per-query or indexed" ssb --predicate-evaluation fast
+run_fails bad_cycle_queries 2 "--cycle-queries must be from 1" ssb --cycle-queries 0
+run_fails bad_update_column 2 "--update-column c_name: updates of table customer may set c_mktsegment" ssb \
+  --lookup-clients 1 --update-fraction 0.5 --update-column c_name
 run_fails no_network_threads 2 "network threads" ssb --net-threads 0
 run_fails bad_idle_sleep 2 "--net-idle-sleep must be from 0 to 1000000" ssb --net-idle-sleep 2000000
 run_fails lookups_without_kv 2 "needs a key-value table" ssb --kv-table none --lookup-clients 1

@@ -26,6 +26,28 @@ nlohmann::ordered_json query_stream(const SsbOptions& o, const SsbRequest& run) 
   return {{"scale", o.scale}, {"seed", o.seed}, {"clients", clients}};
 }
 
+// The answers file: the run's data and deployment, every engine's answers,
+// and the update logs of the key-value fragments (each table's logs by
+// fragment), which the answers' "seen" counts are prefixes of.
+nlohmann::ordered_json answers_document(const SsbOptions& o, const SsbLayout& layout, const SsbGathered& g) {
+  nlohmann::ordered_json updates = nlohmann::ordered_json::object();
+  for (const auto& log : g.updates) {
+    const std::string table = log["table"].get<std::string>();
+    const auto fragments = layout.placement.engines_of(log["table_id"].get<std::size_t>()).size();
+    if (!updates.contains(table)) updates[table] = nlohmann::ordered_json::array();
+    while (updates[table].size() < fragments) updates[table].push_back(nlohmann::ordered_json::array());
+    updates[table][log["fragment"].get<std::size_t>()] = log["log"];
+  }
+  return {{"config",
+           {{"scale", o.scale},
+            {"seed", o.seed},
+            {"deployment", to_string(layout.deployment.mode())},
+            {"storage_engines", layout.deployment.storage_engines()},
+            {"query_engines", layout.deployment.query_engines()}}},
+          {"answers", g.answers},
+          {"updates", updates}};
+}
+
 }  // namespace
 
 int run_ssb_command(const Cluster& cluster, const SsbOptions& o) {
@@ -47,7 +69,7 @@ int run_ssb_command(const Cluster& cluster, const SsbOptions& o) {
     const nlohmann::ordered_json document = ssb_document(o, request, layout->deployment, gathered);
     print_ssb_report(document);
     if (!o.json.empty()) write_json(o.json, document);
-    if (!o.answers.empty()) write_json(o.answers, gathered.answers);
+    if (!o.answers.empty()) write_json(o.answers, answers_document(o, *layout, gathered));
   });
   return 0;
 }

@@ -1,6 +1,8 @@
 #include "hpcdb/apps/hpcdb/ssb/ssb_options.hpp"
 
+#include <algorithm>
 #include <sstream>
+#include <thread>
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/units.hpp"
@@ -61,6 +63,38 @@ ssb::PointWorkload point_workload(ssb::TableId table, const ssb::Scale& scale) {
   return p;
 }
 
+// --update-column: a column of the key-value table that updates may set,
+// with the range of its values (codes of the vocabularies, numbers).
+void set_update_column(ssb::PointWorkload& p, ssb::TableId table, const std::string& name) {
+  using namespace ssb;
+  struct Updatable {
+    TableId table;
+    const char* name;
+    int column;
+    std::int64_t low, high;
+  };
+  static const Updatable columns[] = {
+      {TableId::customer, "c_mktsegment", c::mktsegment, 0, 4}, {TableId::customer, "c_region", c::region, 0, 4},
+      {TableId::customer, "c_nation", c::nation, 0, 24},        {TableId::customer, "c_city", c::city, 0, 249},
+      {TableId::part, "p_size", p::size, 1, 50},                {TableId::part, "p_category", p::category, 0, 24},
+      {TableId::lineorder, "lo_shippriority", lo::shippriority, 0, 1},
+      {TableId::lineorder, "lo_discount", lo::discount, 0, 10}, {TableId::lineorder, "lo_quantity", lo::quantity, 1, 50}};
+  std::string known;
+  for (const Updatable& u : columns) {
+    if (u.table != table) continue;
+    if (u.name == name) {
+      p.updatable = true;
+      p.update_column = static_cast<std::uint16_t>(u.column);
+      p.update_low = u.low;
+      p.update_high = u.high;
+      return;
+    }
+    known += (known.empty() ? "" : ", ") + std::string(u.name);
+  }
+  throw UsageError("--update-column " + name + ": updates of table " + std::string(table_name(table)) + " may set " +
+                   (known.empty() ? std::string("no column") : known));
+}
+
 }  // namespace
 
 bool on_off(const std::string& value, const std::string& option) {
@@ -100,13 +134,18 @@ void add_ssb_options(CLI::App& c, SsbOptions& o) {
                "Milliseconds a point-query client waits after an answer before its next query (0: none)")
       ->capture_default_str();
   c.add_option("--update-fraction", o.update_fraction, "Share of point queries that are updates")->capture_default_str();
+  c.add_option("--update-column", o.update_column,
+               "Column that updates set, to values of its own range (default: one no SSB query reads: c_mktsegment, "
+               "p_size or lo_shippriority; also c_region, c_nation, c_city, p_category, lo_discount, lo_quantity, "
+               "whose updates the queries see)");
   c.add_option("--kv-table", o.kv_table, "Table with a key-value backend (customer, part, lineorder, supplier, date, none)")
       ->capture_default_str();
   c.add_option("--priorities", o.priorities,
                "on: point queries and their results travel latency-sensitive (before scans' results) and the scans' "
                "and star joins' threads run in the idle scheduling class, giving way at once to those serving point "
                "queries, whose network threads sleep in short steps when idle (--net-idle-sleep 100) instead of "
-               "yielding; off: everything best-effort, every thread alike")
+               "yielding; off: everything best-effort, every thread alike (an idle-class scan also gives way to "
+               "every other program on the machine); auto: on when there are point-query clients, else off")
       ->capture_default_str();
   c.add_option("--semi-join-filters", o.semi_join_filters,
                "on: each query's fact selection also carries the keys its dimension selections kept (fewer fact "
@@ -116,7 +155,21 @@ void add_ssb_options(CLI::App& c, SsbOptions& o) {
                "on: selection results carry only their data section; off: with the tuple section (offsets)")
       ->capture_default_str();
   c.add_option("--piece-bytes", o.piece_bytes, "Largest result piece (message)")->capture_default_str();
-  c.add_option("--scan-threads", o.scan_threads, "Worker threads of each shared scan")->capture_default_str();
+  c.add_option("--scan-threads", o.scan_threads,
+               "Worker threads of each shared scan, taking its zones of 16,384 rows one at a time (0: one per core)")
+      ->capture_default_str();
+  c.add_option("--predicate-evaluation", o.predicate_evaluation,
+               "How a scan evaluates its queries' predicates: per-query (each query's predicates over every block, "
+               "ranges with SIMD), indexed (one value-table lookup per row and indexed column, whatever the number "
+               "of queries), or auto (whichever the scan's plan expects to be cheaper: per query for few queries)")
+      ->capture_default_str();
+  c.add_option("--cycle-queries", o.cycle_queries,
+               "Star queries a query engine's batch cycle takes at most (the oldest waiting first)")
+      ->capture_default_str();
+  c.add_option("--cycles-in-flight", o.cycles_in_flight,
+               "Batch cycles a query engine runs at once (the next one's dimension phase during the last one's fact "
+               "phase)")
+      ->capture_default_str();
   c.add_option("--reply-timeout", o.reply_timeout,
                "Seconds a storage engine owing results, or a connected query engine, may stay silent before the job "
                "ends naming it")
@@ -147,12 +200,13 @@ SsbRequest resolve(const SsbOptions& o, int ranks) {
   for (int t = 0; t < ssb::kTables; ++t) tables.emplace_back(ssb::table_name(static_cast<ssb::TableId>(t)));
   r.placement = Placement::parse(o.placement, tables, r.storage_engines).describe(tables);
 
-  const bool priorities = on_off(o.priorities, "--priorities");
+  const bool priorities = o.priorities == "auto" ? o.lookup_clients > 0 : on_off(o.priorities, "--priorities");
   r.storage.scan.layout = on_off(o.tuple_free, "--tuple-free") ? ResultLayout::tuple_free : ResultLayout::general;
   r.storage.scan.piece_bytes = parse_bytes(o.piece_bytes, "--piece-bytes");
   if (r.storage.scan.piece_bytes < 1024) throw UsageError("--piece-bytes must be at least 1Ki");
-  if (o.scan_threads < 1 || o.scan_threads > 256) throw UsageError("--scan-threads must be from 1 to 256");
-  r.storage.scan.workers = o.scan_threads;
+  if (o.scan_threads > 256) throw UsageError("--scan-threads must be from 0 to 256");
+  r.storage.scan.workers = o.scan_threads > 0 ? o.scan_threads : std::max(1u, std::thread::hardware_concurrency());
+  r.storage.scan.evaluation = parse_evaluation(o.predicate_evaluation);
   r.storage.priorities = priorities;
   // Priorities also at the CPU: the bulk operators' threads give way at once
   // to those serving point queries and to the network threads.
@@ -169,6 +223,10 @@ SsbRequest resolve(const SsbOptions& o, int ranks) {
     if (r.storage.kv_table < 0) throw UsageError("--kv-table must name a table (or none), not '" + o.kv_table + "'");
   }
   r.query.star.semi_join_filters = on_off(o.semi_join_filters, "--semi-join-filters");
+  if (o.cycle_queries < 1 || o.cycle_queries > 4096) throw UsageError("--cycle-queries must be from 1 to 4096");
+  if (o.cycles_in_flight < 1 || o.cycles_in_flight > 16) throw UsageError("--cycles-in-flight must be from 1 to 16");
+  r.query.star.cycle_queries = o.cycle_queries;
+  r.query.star.cycles_in_flight = o.cycles_in_flight;
   r.query.star.background = r.storage.scan.background;
   r.query.star.reply_timeout = o.reply_timeout;
   r.query.priorities = priorities;
@@ -194,6 +252,7 @@ SsbRequest resolve(const SsbOptions& o, int ranks) {
   w.rounds = o.rounds;
   w.seed = o.seed;
   w.keep_answers = !o.answers.empty();
+  r.storage.keep_update_log = w.keep_answers && o.update_fraction > 0;
   if (o.lookup_clients > 0) {
     if (r.storage.kv_table < 0) throw UsageError("--lookup-clients needs a key-value table (--kv-table)");
     w.points = point_workload(static_cast<ssb::TableId>(r.storage.kv_table), r.scale);
@@ -201,6 +260,7 @@ SsbRequest resolve(const SsbOptions& o, int ranks) {
     w.points.update_fraction = o.update_fraction;
     if (!(o.lookup_think_ms >= 0) || o.lookup_think_ms > 60000) throw UsageError("--lookup-think-ms must be from 0 to 60000");
     w.points.think_seconds = o.lookup_think_ms / 1000;
+    if (!o.update_column.empty()) set_update_column(w.points, static_cast<ssb::TableId>(r.storage.kv_table), o.update_column);
     if (o.update_fraction > 0 && !w.points.updatable) {
       throw UsageError("--update-fraction: table " + o.kv_table + " has no column that updates may change");
     }

@@ -32,11 +32,15 @@ struct SsbOptions {
   double lookup_think_ms = 0;
   double update_fraction = 0;
   std::string kv_table = "customer";
-  std::string priorities = "on";
+  std::string priorities = "auto";
   std::string semi_join_filters = "on";
   std::string tuple_free = "on";
   std::string piece_bytes = "1Mi";
-  unsigned scan_threads = 1;
+  unsigned scan_threads = 0;  // 0: one per core
+  std::string predicate_evaluation = "auto";
+  unsigned cycle_queries = 64;
+  unsigned cycles_in_flight = 2;
+  std::string update_column;
   double reply_timeout = 60;
   std::string answers;
   std::string json;

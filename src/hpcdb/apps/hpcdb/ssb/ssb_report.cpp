@@ -36,7 +36,8 @@ std::uint64_t sum_of(const Json& ranks, const char* part, const char* field) {
 // The scans of every storage rank, added up per table.
 Json scans_by_table(const Json& ranks) {
   std::map<std::string, Json> tables;
-  const char* counters[] = {"cycles", "queries", "engine_batches", "rows_scanned", "candidates", "matches", "updates_applied"};
+  const char* counters[] = {"cycles", "per_query_cycles", "indexed_cycles", "queries", "engine_batches", "rows_scanned",
+                            "rows_skipped", "zones", "zones_skipped", "candidates", "matches", "updates_applied"};
   const char* result_counters[] = {"tuples", "pieces", "data_bytes", "tuple_section_bytes_sent", "tuple_section_bytes_saved"};
   for (const Json& r : ranks) {
     if (!r.contains("storage")) continue;
@@ -46,6 +47,11 @@ Json scans_by_table(const Json& ranks) {
       for (const char* c : counters) t[c] = t.value(c, std::uint64_t{0}) + s[c].get<std::uint64_t>();
       for (const char* c : result_counters) t[c] = t.value(c, std::uint64_t{0}) + s["results"][c].get<std::uint64_t>();
       t["busy_seconds"] = std::max(t.value("busy_seconds", 0.0), s["busy_seconds"].get<double>());
+      t["cpu_seconds"] = t.value("cpu_seconds", 0.0) + s["cpu_seconds"].get<double>();
+      if (!t.contains("phase_seconds")) t["phase_seconds"] = Json::object();
+      for (const auto& [phase, seconds] : s["phase_seconds"].items()) {
+        t["phase_seconds"][phase] = t["phase_seconds"].value(phase, 0.0) + seconds.get<double>();
+      }
     }
   }
   Json out = Json::array();
@@ -58,6 +64,38 @@ Json scans_by_table(const Json& ranks) {
     out.push_back(t);
   }
   return out;
+}
+
+double phase(const Json& phases, const char* name) { return phases.is_object() ? phases.value(name, 0.0) : 0.0; }
+
+// Where the time of a batch cycle went, per cycle (milliseconds of wall time
+// on the thread doing it; a scan's evaluate and emit summed over its workers).
+void print_time_split(const Json& doc) {
+  const Json& q = doc["query_engines"];
+  const auto cycles = static_cast<double>(q["cycles"].get<std::uint64_t>());
+  const auto queries = static_cast<double>(q["queries_in_cycles"].get<std::uint64_t>());
+  if (cycles == 0) return;
+  const Json& p = q["phase_seconds"];
+  const auto ms = [&](const char* name) { return 1e3 * phase(p, name) / cycles; };
+  fmt::print("\n  where a cycle's time goes (ms per cycle; {:.1f} queries per cycle):\n", queries / cycles);
+  fmt::print("    query engine: waiting for a cycle {:.1f} ms per query; dimension phase {:.1f} (building the hash tables "
+             "{:.1f}); semi-join filters {:.1f}; fact phase {:.1f} (probing {:.1f}, aggregating {:.1f}); result rows "
+             "{:.1f}; whole cycle {:.1f}; thread CPU {:.1f}\n",
+             1e3 * phase(p, "queue_wait") / queries, ms("dimension"), ms("build"), ms("filters"), ms("fact"), ms("probe"),
+             ms("aggregate"), ms("finish"), ms("cycle"), 1e3 * q["cpu_seconds"].get<double>() / cycles);
+  for (const Json& t : doc["storage"]["scans"]) {
+    const auto n = static_cast<double>(t["cycles"].get<std::uint64_t>());
+    if (n == 0) continue;
+    const Json& sp = t["phase_seconds"];
+    const auto zones = static_cast<double>(t["zones"].get<std::uint64_t>());
+    fmt::print("    scan {:<9}: {:.1f} ms busy per cycle (updates {:.1f}, plan {:.1f}, predicates {:.1f}, records {:.1f}, "
+               "shipping {:.1f}; thread CPU {:.1f}); {:.0f}% of zones skipped; {} of {} cycles per query\n",
+               t["table"].get<std::string>(), 1e3 * t["busy_seconds"].get<double>() / n, 1e3 * phase(sp, "updates") / n,
+               1e3 * phase(sp, "plan") / n, 1e3 * phase(sp, "evaluate") / n, 1e3 * phase(sp, "emit") / n,
+               1e3 * phase(sp, "ship") / n, 1e3 * t["cpu_seconds"].get<double>() / n,
+               zones > 0 ? 100 * static_cast<double>(t["zones_skipped"].get<std::uint64_t>()) / zones : 0.0,
+               t["per_query_cycles"].get<std::uint64_t>(), t["cycles"].get<std::uint64_t>());
+  }
 }
 
 }  // namespace
@@ -74,18 +112,22 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
   c["query_engines"] = d.query_engines();
   c["placement"] = run.placement;
   c["queries"] = o.queries;
-  c["clients_per_engine"] = run.workload.mix == ssb::QueryMix::standard ? 13 * o.rounds : o.clients;
+  c["clients_per_engine"] = run.workload.mix == ssb::QueryMix::standard ? std::min(13 * o.rounds, o.clients) : o.clients;
   c["duration_s"] = o.duration;
   c["warmup_s"] = o.warmup;
   c["lookup_clients_per_engine"] = o.lookup_clients;
   c["lookup_think_ms"] = o.lookup_think_ms;
   c["update_fraction"] = o.update_fraction;
   c["kv_table"] = o.kv_table;
-  c["priorities"] = o.priorities;
+  c["priorities"] = run.storage.priorities ? "on" : "off";
+  c["priorities_option"] = o.priorities;
   c["semi_join_filters"] = o.semi_join_filters;
   c["tuple_free"] = o.tuple_free;
   c["piece_bytes"] = run.storage.scan.piece_bytes;
-  c["scan_threads"] = o.scan_threads;
+  c["scan_threads"] = run.storage.scan.workers;
+  c["predicate_evaluation"] = o.predicate_evaluation;
+  c["cycle_queries"] = o.cycle_queries;
+  c["cycles_in_flight"] = o.cycles_in_flight;
   c["net_threads"] = run.layer.threads;
   c["threshold"] = run.layer.threshold;
   c["priority_policy"] = to_string(run.layer.priority_policy);
@@ -127,6 +169,12 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
   s["load_seconds"] = load;
   s["fragment_rows"] = sum_of(g.ranks, "storage", "fragment_rows");
   s["fragment_bytes"] = sum_of(g.ranks, "storage", "fragment_bytes");
+  s["key_value_bytes"] = sum_of(g.ranks, "storage", "key_value_bytes");
+  std::uint64_t peak = 0;
+  for (const Json& r : g.ranks) {
+    if (r.contains("storage")) peak = std::max(peak, r["storage"]["memory"]["peak_resident_bytes"].get<std::uint64_t>());
+  }
+  s["memory"] = {{"peak_resident_bytes", peak}};  // the largest of the storage ranks
   s["scans"] = scans_by_table(g.ranks);
 
   Json& q = doc["query_engines"];
@@ -134,6 +182,15 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
                                    "semi_join_filter_keys", "result_bytes", "query_batches_sent", "query_batch_bytes_sent",
                                    "messages_received", "bytes_received", "out_of_order"};
   for (const char* k : engine_counters) q[k] = sum_of(g.ranks, "query_engine", k);
+  q["cpu_seconds"] = 0.0;
+  q["phase_seconds"] = Json::object();
+  for (const Json& r : g.ranks) {
+    if (!r.contains("query_engine")) continue;
+    q["cpu_seconds"] = q["cpu_seconds"].get<double>() + r["query_engine"]["cpu_seconds"].get<double>();
+    for (const auto& [phase, seconds] : r["query_engine"]["phase_seconds"].items()) {
+      q["phase_seconds"][phase] = q["phase_seconds"].value(phase, 0.0) + seconds.get<double>();
+    }
+  }
 
   std::uint64_t moved = 0, latency_bytes = 0;
   for (const Json& r : g.ranks) {
@@ -211,6 +268,11 @@ void print_ssb_report(const Json& doc) {
              format_bytes(static_cast<double>(b["latency_sensitive"].get<std::uint64_t>())),
              format_bytes(static_cast<double>(b["saved_by_tuple_free_results"].get<std::uint64_t>())),
              100 * b["saved_share"].get<double>());
+  fmt::print("  storage rank memory: {} peak resident ({} of table fragments, {} of key-value copies)\n",
+             format_bytes(static_cast<double>(doc["storage"]["memory"]["peak_resident_bytes"].get<std::uint64_t>())),
+             format_bytes(static_cast<double>(doc["storage"]["fragment_bytes"].get<std::uint64_t>())),
+             format_bytes(static_cast<double>(doc["storage"]["key_value_bytes"].get<std::uint64_t>())));
+  print_time_split(doc);
 }
 
 }  // namespace hpcdb
