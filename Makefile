@@ -16,13 +16,16 @@ setup:
 configure: setup
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
 
-# Everything: the program, the tests, the benchmarks.
+# Everything: the program, the Python package, the tests, the benchmarks;
+# then .venv imports the package from the build (a .pth file).
 build: configure
 	@cmake --build $(BUILD)
+	@scripts/python_env.sh link $(CURDIR)/$(BUILD)/python
 
-# Only what the demo runs: the program.
+# Only the program and the Python package (no tests), then the demo join.
 demo: configure
-	@cmake --build $(BUILD) --target hpcdb
+	@cmake --build $(BUILD) --target hpcdb hpcdb_python
+	@scripts/python_env.sh link $(CURDIR)/$(BUILD)/python
 	$(MPIRUN) $(NP) $(BUILD)/hpcdb join --algorithm radix --inner 16M --outer 16M --verify
 
 # Independent tests run side by side: each says how many processes it keeps

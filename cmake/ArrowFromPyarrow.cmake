@@ -3,8 +3,13 @@
 # libarrow and libparquet with their headers. Defines the imported targets
 # hpcdb::arrow and hpcdb::parquet (headers as SYSTEM, so that the project's
 # -Wall -Wextra -Wpedantic -Werror do not apply to Arrow's own code).
-set(HPCDB_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH
-    "Python interpreter whose pyarrow provides Arrow C++ and Parquet (scripts/python_env.sh makes .venv)")
+# `pip install .` (scikit-build-core) builds with the interpreter that runs it.
+if(SKBUILD)
+  set(HPCDB_PYTHON "${Python_EXECUTABLE}" CACHE FILEPATH "Python interpreter whose pyarrow provides Arrow C++ and Parquet")
+else()
+  set(HPCDB_PYTHON "${CMAKE_SOURCE_DIR}/.venv/bin/python" CACHE FILEPATH
+      "Python interpreter whose pyarrow provides Arrow C++ and Parquet (scripts/python_env.sh makes .venv)")
+endif()
 if(NOT EXISTS "${HPCDB_PYTHON}")
   message(FATAL_ERROR "Arrow and Parquet come from pyarrow in ${HPCDB_PYTHON}, which does not exist: run "
                       "'scripts/python_env.sh build' (or 'make build', which does), or pass -DHPCDB_PYTHON=...")

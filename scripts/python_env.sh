@@ -3,12 +3,21 @@
 # what a target needs (requirements.txt, each line tagged build, test or
 # bench; a level takes its own lines and those of the levels below it):
 #   scripts/python_env.sh build|test|bench
+# and points it at the Python package a build assembled (a .pth file in its
+# site-packages, so that `import hpcdb` finds BUILD/python/hpcdb):
+#   scripts/python_env.sh link BUILD/python
 # Creates the environment when it is missing or broken, installs with pip,
 # and records what it installed (.venv/hpcdb-requirements: the level and a
 # hash of requirements.txt) so that a later call does nothing.
 set -euo pipefail
 
 level=${1:-build}
+if [ "$level" = link ]; then
+  directory=${2:?python_env.sh link: give the directory that holds the package}
+  site=$("$(cd "$(dirname "$0")/.." && pwd)/.venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+  echo "$directory" > "$site/hpcdb-build.pth"
+  exit 0
+fi
 case "$level" in
   build) tags='build' ;;
   test) tags='build|test' ;;

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(g++ make cmake ninja-build pkg-config openmpi-bin libopenmpi-dev libgtest-dev libgmock-dev
-          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3 python3-venv iproute2
+          libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev python3 python3-venv python3-dev iproute2
           libucx-dev)
 # make fuzz: libFuzzer comes with clang.
 if [ -n "${HPCDB_SETUP_FUZZ:-}" ]; then packages+=(clang libclang-rt-dev); fi

@@ -11,6 +11,7 @@
 #include "hpcdb/join/tables/table_join.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
+#include "hpcdb/table/schema_agreement.hpp"
 #include "hpcdb/table/column_types.hpp"
 #include "hpcdb/table/progress_line.hpp"
 #include "hpcdb/table/arrow_status.hpp"
@@ -27,13 +28,18 @@ struct SideFacts {
   std::unique_ptr<TableSource> source;  // files only
 };
 
+// An in-memory side with the engine's column types (a file's are cast as it is read).
+TableJoinSide with_engine_types(const Cluster& cluster, const TableJoinSide& side, const std::string& label) {
+  TableJoinSide converted = side;
+  if (side.table) run_collectively(cluster.world(), [&] { converted.table = as_engine_table(side.table, label); });
+  return converted;
+}
+
 SideFacts inspect_side(const Cluster& cluster, const TableJoinSide& side, const std::string& label) {
   SideFacts facts;
   if (side.table) {
     facts.schema = side.table->schema();
-    run_collectively(cluster.world(), [&] {
-      for (const auto& field : facts.schema->fields()) require_supported_column(*field, "the " + label + " table's");
-    });
+    require_same_schema(cluster, *facts.schema, label);
     facts.rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(side.table->num_rows()), MPI_SUM, cluster.world());
     return facts;
   }
@@ -106,8 +112,10 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
 
   // Before reading: the schemas, the result's columns, the output, the memory.
   progress.phase("reading");
-  SideFacts left = inspect_side(cluster, request.left, "left");
-  SideFacts right = inspect_side(cluster, request.right, "right");
+  const TableJoinSide left_side = with_engine_types(cluster, request.left, "left");
+  const TableJoinSide right_side = with_engine_types(cluster, request.right, "right");
+  SideFacts left = inspect_side(cluster, left_side, "left");
+  SideFacts right = inspect_side(cluster, right_side, "right");
   TableJoinSpec spec;
   const bool types_known = !(left.source && left.source->format() == TableFormat::csv) &&
                            !(right.source && right.source->format() == TableFormat::csv);
@@ -118,8 +126,8 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   if (!request.output.directory.empty()) check_table_output(cluster, request.output, "--output");
   run_collectively(cluster.world(), [&] { result.plan.estimate_bytes_per_rank = check_memory(cluster, left, right, request); });
 
-  const DistributedTable left_share = read_side(cluster, request.left, spec.left_reads, "left", &progress);
-  const DistributedTable right_share = read_side(cluster, request.right, spec.right_reads, "right", &progress);
+  const DistributedTable left_share = read_side(cluster, left_side, spec.left_reads, "left", &progress);
+  const DistributedTable right_share = read_side(cluster, right_side, spec.right_reads, "right", &progress);
   result.left_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(left_share.rows()), MPI_SUM, cluster.world());
   result.right_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(right_share.rows()), MPI_SUM, cluster.world());
   const auto row_bytes = [&](const DistributedTable& share, std::uint64_t rows) {

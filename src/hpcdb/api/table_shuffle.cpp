@@ -5,6 +5,7 @@
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/shuffle/tables/table_shuffle.hpp"
+#include "hpcdb/table/schema_agreement.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_types.hpp"
 #include "hpcdb/table/progress_line.hpp"
@@ -30,11 +31,10 @@ std::vector<int> key_columns(const arrow::Schema& schema, const std::vector<std:
 
 DistributedTable read_input(const Cluster& cluster, const TableShuffleRequest& request, ProgressLine& progress) {
   if (!request.table) return read_table(cluster, request.input, "input", &progress);
-  DistributedTable share = from_arrow_table(request.table);
-  run_collectively(cluster.world(), [&] {
-    for (const auto& field : share.schema->fields()) require_supported_column(*field, "the input table's");
-  });
-  return share;
+  std::shared_ptr<arrow::Table> table;
+  run_collectively(cluster.world(), [&] { table = as_engine_table(request.table, "input"); });
+  require_same_schema(cluster, *table->schema(), "input");
+  return from_arrow_table(table);
 }
 
 }  // namespace

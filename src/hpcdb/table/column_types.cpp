@@ -40,7 +40,7 @@ void require_supported_column(const arrow::Field& field, const std::string& tabl
   if (is_supported_column_type(*field.type())) return;
   throw UsageError(table + " column '" + field.name() + "' has type " + field.type()->ToString() +
                    ", which the engine does not handle (integers of 8-64 bits, float, double, bool, date32, timestamp, "
-                   "decimal128, string, large_string); leave it out with --columns");
+                   "decimal128, string, large_string); leave the column out (read or select only the columns needed)");
 }
 
 KeyClass key_class_of(const arrow::DataType& type) {

@@ -4,6 +4,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_take.hpp"
 #include "hpcdb/table/column_types.hpp"
 #include "hpcdb/table/csv_source.hpp"
@@ -47,6 +48,20 @@ std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow:
     }
   }
   return arrow::RecordBatch::Make(projected, batch->num_rows(), columns);
+}
+
+std::shared_ptr<arrow::Table> as_engine_table(const std::shared_ptr<arrow::Table>& table, const std::string& label) {
+  const auto engine_schema = project_schema(*table->schema(), {}, label);
+  if (engine_schema->Equals(*table->schema(), false)) return table;
+  std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
+  arrow::TableBatchReader reader(table);
+  std::shared_ptr<arrow::RecordBatch> batch;
+  while (true) {
+    check_arrow(reader.ReadNext(&batch), "cannot read the " + label + " table");
+    if (!batch) break;
+    batches.push_back(as_engine_batch(batch, engine_schema, "the " + label + " table"));
+  }
+  return value_of(arrow::Table::FromRecordBatches(engine_schema, batches), "cannot assemble the " + label + " table");
 }
 
 std::unique_ptr<TableSource> open_table(const Cluster& cluster, const TableInput& input, const std::string& label) {

@@ -49,4 +49,9 @@ std::shared_ptr<arrow::Schema> project_schema(const arrow::Schema& schema, const
 std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow::RecordBatch>& batch,
                                                     const std::shared_ptr<arrow::Schema>& projected, const std::string& what);
 
+// A share a caller holds in memory with the engine's types: every column
+// checked to be supported (UsageError naming it), string views cast to
+// strings; the table itself when nothing needs a cast (no copy).
+std::shared_ptr<arrow::Table> as_engine_table(const std::shared_ptr<arrow::Table>& table, const std::string& label);
+
 }  // namespace hpcdb

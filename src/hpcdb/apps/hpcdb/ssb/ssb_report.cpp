@@ -98,12 +98,8 @@ void print_time_split(const Json& doc) {
   }
 }
 
-}  // namespace
-
-Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& d, const SsbGathered& g) {
-  Json doc;
-  doc["command"] = "ssb";
-  Json& c = doc["config"];
+Json config_section(const SsbOptions& o, const SsbRequest& run, const Deployment& d) {
+  Json c;
   c["scale"] = o.scale;
   c["seed"] = o.seed;
   c["deployment"] = to_string(d.mode());
@@ -134,6 +130,11 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
   c["net_idle_sleep_us"] = run.layer.idle_sleep_us;
   c["bulk_threads"] = run.storage.scan.background ? "idle scheduling class" : "normal";
 
+  return c;
+}
+
+// Queries completed, per flight and per query, and the point queries.
+void add_query_sections(Json& doc, const SsbGathered& g) {
   double measured = 0;
   for (const Json& r : g.ranks) {
     if (r.contains("query_engine")) measured = std::max(measured, r["query_engine"]["measured_seconds"].get<double>());
@@ -161,6 +162,9 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
   doc["point_queries"]["found"] = sum_of(g.ranks, "query_engine", "lookups_found");
   doc["point_queries"]["per_second"] = measured > 0 ? static_cast<double>(points.count()) / measured : 0;
 
+}
+
+void add_storage_section(Json& doc, const SsbGathered& g) {
   Json& s = doc["storage"];
   double load = 0;
   for (const Json& r : g.ranks) {
@@ -177,6 +181,9 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
   s["memory"] = {{"peak_resident_bytes", peak}};  // the largest of the storage ranks
   s["scans"] = scans_by_table(g.ranks);
 
+}
+
+void add_query_engine_section(Json& doc, const SsbGathered& g) {
   Json& q = doc["query_engines"];
   const char* engine_counters[] = {"cycles", "queries_in_cycles", "dimension_tuples", "fact_tuples", "fact_matches",
                                    "semi_join_filter_keys", "result_bytes", "query_batches_sent", "query_batch_bytes_sent",
@@ -192,6 +199,10 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
     }
   }
 
+}
+
+void add_bytes_moved(Json& doc, const SsbGathered& g) {
+  const Json& s = doc["storage"];
   std::uint64_t moved = 0, latency_bytes = 0;
   for (const Json& r : g.ranks) {
     moved += r["layer"]["bytes_sent"].get<std::uint64_t>();
@@ -210,6 +221,18 @@ Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& 
                         {"result_tuple_sections", sections},
                         {"saved_by_tuple_free_results", saved},
                         {"saved_share", share(static_cast<double>(saved), static_cast<double>(data + sections + saved))}};
+}
+
+}  // namespace
+
+Json ssb_document(const SsbOptions& o, const SsbRequest& run, const Deployment& d, const SsbGathered& g) {
+  Json doc;
+  doc["command"] = "ssb";
+  doc["config"] = config_section(o, run, d);
+  add_query_sections(doc, g);
+  add_storage_section(doc, g);
+  add_query_engine_section(doc, g);
+  add_bytes_moved(doc, g);
   doc["ranks"] = g.ranks;
   return doc;
 }

@@ -1,0 +1,83 @@
+"""What the Python package costs over the command line: TPC-H lineitem ⋈
+orders on l_orderkey = o_orderkey (the nine columns of bench/tables.py), 2
+ranks, the same join on the same data in memory, both ways, interleaved.
+
+    .venv/bin/python bench/python_overhead.py [--scale 1] [--repeat 3] [--hpcdb build/hpcdb]
+
+Command line: `hpcdb join --left ... --right ... --columns ...`; its time is
+the run's time less its read phase (the join from tables in memory).
+Python: `hpcdb.read_parquet` of the same columns, then the time of the
+`hpcdb.join(...)` call around it (the slowest rank), the tables handed in
+and the result handed out through the Arrow C stream interface. Medians over
+--repeat rounds; the ratio is Python's median over the command line's.
+Run it on a quiet machine.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tables import COLUMNS, LEFT_COLUMNS, MPI_ENV, ROOT, generate  # noqa: E402
+
+PYTHON_JOB = """
+import json, sys, time
+import hpcdb
+lineitem = hpcdb.read_parquet(sys.argv[1], columns={left})
+orders = hpcdb.read_parquet(sys.argv[2], columns=["o_orderkey"] + {right})
+hpcdb.gather(lineitem.slice(0, 0))  # every rank has read
+start = time.perf_counter()
+rows, report = hpcdb.join(lineitem, orders, left_on="l_orderkey", right_on="o_orderkey", columns={columns}, stats=True)
+seconds = time.perf_counter() - start
+everyone = hpcdb.gather(__import__("pyarrow").table({{"s": [seconds]}}))
+if hpcdb.rank() == 0:
+    print(json.dumps({{"seconds": max(everyone["s"].to_pylist()), "rows": report["result_rows"],
+                      "engine_seconds": report["seconds"]}}))
+"""
+
+
+def run_cli(args, lineitem, orders):
+    with tempfile.NamedTemporaryFile(suffix=".json") as report:
+        subprocess.run(["mpirun", "--oversubscribe", "--bind-to", "none", "-np", "2", args.hpcdb, "join", "--left",
+                        lineitem, "--right", orders, "--on", "l_orderkey=o_orderkey", "--columns", ",".join(COLUMNS),
+                        "--json", report.name], check=True, env=MPI_ENV, stdout=subprocess.DEVNULL)
+        doc = json.load(open(report.name))
+    read = doc["phases"].get("read", {}).get("max", 0.0)
+    return doc["seconds"] - read, doc["result_rows"]
+
+
+def run_python(lineitem, orders):
+    job = PYTHON_JOB.format(left=LEFT_COLUMNS, right=[c for c in COLUMNS if c.startswith("o_")], columns=COLUMNS)
+    done = subprocess.run(["mpirun", "--oversubscribe", "--bind-to", "none", "-np", "2", sys.executable, "-c", job,
+                           lineitem, orders], check=True, env=MPI_ENV, capture_output=True, text=True)
+    doc = json.loads(done.stdout.strip().splitlines()[-1])
+    return doc["seconds"], doc["rows"]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--scale", type=int, default=1)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--hpcdb", default=os.path.join(ROOT, "build", "hpcdb"))
+    args = parser.parse_args()
+    lineitem, orders = generate(args.scale, os.path.join(ROOT, "bench", "data", f"tpch-sf{args.scale}"))
+    cli, python = [], []
+    for round_ in range(args.repeat):
+        cli_seconds, cli_rows = run_cli(args, lineitem, orders)
+        py_seconds, py_rows = run_python(lineitem, orders)
+        if cli_rows != py_rows:
+            sys.exit(f"the command line's {cli_rows} result rows differ from Python's {py_rows}")
+        cli.append(cli_seconds)
+        python.append(py_seconds)
+        print(f"round {round_ + 1}: command line {cli_seconds:.3f} s, Python {py_seconds:.3f} s ({py_rows} rows)",
+              flush=True)
+    ratio = statistics.median(python) / statistics.median(cli)
+    print(f"median: command line {statistics.median(cli):.3f} s, Python {statistics.median(python):.3f} s, "
+          f"Python / command line = {ratio:.3f}")
+
+
+if __name__ == "__main__":
+    main()

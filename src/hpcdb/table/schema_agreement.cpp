@@ -1,0 +1,36 @@
+#include "hpcdb/table/schema_agreement.hpp"
+
+#include <vector>
+
+#include "hpcdb/core/error.hpp"
+#include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/gather.hpp"
+
+namespace hpcdb {
+namespace {
+
+std::string describe(const arrow::Schema& schema) {
+  std::string text;
+  for (const auto& field : schema.fields()) {
+    if (!text.empty()) text += ", ";
+    text += field->name() + ": " + field->type()->ToString();
+  }
+  return "(" + text + ")";
+}
+
+}  // namespace
+
+void require_same_schema(const Cluster& cluster, const arrow::Schema& schema, const std::string& label) {
+  const std::vector<std::string> all = gather_texts(describe(schema), 0, cluster.world());
+  std::string complaint;
+  for (std::size_t r = 1; r < all.size(); ++r) {
+    if (all[r] == all[0]) continue;
+    complaint = "the " + label + " table's shares differ between ranks: rank 0 has " + all[0] + ", rank " +
+                std::to_string(r) + " has " + all[r] + "; every rank's share must have the same columns and types";
+    break;
+  }
+  const std::string agreed = first_complaint(cluster.world(), complaint);
+  if (!agreed.empty()) throw UsageError(agreed);
+}
+
+}  // namespace hpcdb

@@ -1,0 +1,88 @@
+"""hpcdb.join on in-memory data of every kind, against DuckDB on the whole tables."""
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pytest
+
+import hpcdb
+from conftest import check_at_root, share_of
+
+EXPECTED = {
+    "inner": "SELECT l.*, r.* FROM l JOIN r ON l.id = r.id",
+    "left": "SELECT l.*, r.* FROM l LEFT JOIN r ON l.id = r.id",
+    "right": "SELECT l.*, r.* FROM l RIGHT JOIN r ON l.id = r.id",
+    "full": "SELECT l.*, r.* FROM l FULL JOIN r ON l.id = r.id",
+    "semi": "SELECT l.* FROM l WHERE EXISTS (SELECT 1 FROM r WHERE r.id = l.id)",
+    "anti": "SELECT l.* FROM l WHERE NOT EXISTS (SELECT 1 FROM r WHERE r.id = l.id)",
+}
+
+
+@pytest.mark.parametrize("algorithm", ["radix", "sort-merge"])
+@pytest.mark.parametrize("how", list(EXPECTED))
+def test_every_kind_of_join_equals_duckdb(tables, how, algorithm):
+    left, right = tables
+    result = hpcdb.join(share_of(left), share_of(right), on="id", how=how, algorithm=algorithm)
+    expected_columns = 3 if how in ("semi", "anti") else 6
+    assert result.num_columns == expected_columns
+    if how not in ("semi", "anti"):
+        assert result.column_names == ["id_l", "name_l", "qty", "id_r", "name_r", "day"]
+    check_at_root(result, EXPECTED[how], l=left, r=right)
+
+
+def test_polars_left_and_pyarrow_right(tables):
+    left, right = tables
+    result = hpcdb.join(pl.from_arrow(share_of(left)), share_of(right), on="id")
+    check_at_root(result, EXPECTED["inner"], l=left, r=right)
+    assert pl.from_arrow(result).height == result.num_rows  # the result goes into Polars as it is
+
+
+def test_pandas_and_duckdb_inputs(tables):
+    import duckdb
+    left, right = tables
+    pandas_left = share_of(left).to_pandas(types_mapper=pd.ArrowDtype)  # nullable integers stay integers
+    duckdb_right = duckdb.connect().from_arrow(share_of(right))
+    result = hpcdb.join(pandas_left, duckdb_right, on="id", how="left")
+    check_at_root(result, EXPECTED["left"], l=left, r=right)
+
+
+def test_string_and_composite_keys_with_forced_hash_collisions():
+    whole_left = pa.table({"a": [f"k{i % 40}" for i in range(300)], "b": [i % 3 for i in range(300)],
+                           "v": list(range(300))})
+    whole_right = pa.table({"a": [f"k{i % 50}" for i in range(120)], "b": [i % 2 for i in range(120)],
+                            "w": list(range(120))})
+    for bits in (64, 2):  # two bits: almost every pair of keys collides, and must still not match
+        result, report = hpcdb.join(share_of(whole_left), share_of(whole_right), on=["a", "b"], stats=True,
+                                    testing_hash_bits=bits)
+        assert report["plan"]["key_encoding"] == "hashed"
+        if bits == 2:
+            assert report["hash_collisions"] > 0
+        check_at_root(result, "SELECT l.*, r.* FROM l JOIN r ON l.a = r.a AND l.b = r.b", l=whole_left, r=whole_right)
+
+
+def test_left_on_right_on_columns_and_suffixes(tables):
+    left, right = tables
+    renamed = right.rename_columns(["rid", "name", "day"])
+    result = hpcdb.join(share_of(left), share_of(renamed), left_on="id", right_on="rid", suffixes=("_a", "_b"),
+                        columns=["id", "name_a", "name_b", "day"])
+    assert result.column_names == ["id", "name_a", "name_b", "day"]
+    check_at_root(result, "SELECT l.id, l.name, r.name, r.day FROM l JOIN r ON l.id = r.rid", l=left, r=renamed)
+
+
+def test_empty_shares_and_an_empty_side(tables):
+    left, right = tables
+    mine = left if hpcdb.rank() == 0 else left.slice(0, 0)  # every row on rank 0
+    result = hpcdb.join(mine, share_of(right), on="id")
+    check_at_root(result, EXPECTED["inner"], l=left, r=right)
+    nothing = hpcdb.join(share_of(left), right.slice(0, 0), on="id", how="left")
+    check_at_root(nothing, EXPECTED["left"], l=left, r=right.slice(0, 0))
+
+
+def test_report_holds_plan_rows_and_phases(tables):
+    left, right = tables
+    result, report = hpcdb.join(share_of(left), share_of(right), on="id", stats=True)
+    assert report["ranks"] == hpcdb.size()
+    assert report["plan"]["algorithm"] == "radix"
+    assert report["left_rows"] == left.num_rows and report["right_rows"] == right.num_rows
+    assert report["keyless_rows"] == 2  # a null key on each side
+    assert [p["name"] for p in report["phases"]][:2] == ["read", "plan"]
+    assert report["seconds"] >= 0
