@@ -3,7 +3,7 @@
 #include <arrow/type_traits.h>
 
 #include <map>
-#include <regex>
+#include <optional>
 
 #include "hpcdb/core/error.hpp"
 
@@ -80,11 +80,23 @@ std::shared_ptr<arrow::DataType> parse_type_name(const std::string& name, const 
   if (auto it = simple.find(name); it != simple.end()) return it->second;
   static const std::map<std::string, arrow::TimeUnit::type> units = {
       {"s", arrow::TimeUnit::SECOND}, {"ms", arrow::TimeUnit::MILLI}, {"us", arrow::TimeUnit::MICRO}, {"ns", arrow::TimeUnit::NANO}};
-  std::smatch match;
-  if (std::regex_match(name, match, std::regex(R"(timestamp\[(s|ms|us|ns)\])"))) return arrow::timestamp(units.at(match[1]));
-  if (std::regex_match(name, match, std::regex(R"(decimal128\((\d{1,2}),\s*(\d{1,2})\))"))) {
-    const int precision = std::stoi(match[1]), scale = std::stoi(match[2]);
-    if (precision >= 1 && precision <= 38 && scale <= precision) return arrow::decimal128(precision, scale);
+  const auto inside = [&](const std::string& prefix, char close) -> std::optional<std::string> {
+    if (name.size() <= prefix.size() + 1 || name.compare(0, prefix.size(), prefix) != 0 || name.back() != close) return {};
+    return name.substr(prefix.size(), name.size() - prefix.size() - 1);
+  };
+  if (const auto unit = inside("timestamp[", ']'); unit && units.count(*unit)) return arrow::timestamp(units.at(*unit));
+  if (const auto digits = inside("decimal128(", ')')) {
+    // "P,S": one or two digits each, spaces allowed after the comma.
+    const std::size_t comma = digits->find(',');
+    const auto number = [](std::string text) -> int {
+      text.erase(0, text.find_first_not_of(' '));
+      if (text.empty() || text.size() > 2 || text.find_first_not_of("0123456789") != std::string::npos) return -1;
+      return std::stoi(text);
+    };
+    if (comma != std::string::npos && (*digits)[0] != ' ') {
+      const int precision = number(digits->substr(0, comma)), scale = number(digits->substr(comma + 1));
+      if (precision >= 1 && precision <= 38 && scale >= 0 && scale <= precision) return arrow::decimal128(precision, scale);
+    }
   }
   throw UsageError(what + ": unknown type '" + name +
                    "' (int8-int64, uint8-uint64, float, double, bool, date32, timestamp[s|ms|us|ns], decimal128(P,S), "
