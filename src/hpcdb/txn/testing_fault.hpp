@@ -8,8 +8,9 @@
 //  - skip_undo: a transaction that rolls back leaves its writes in place;
 //  - ignore_no_vote: the 2PC coordinator commits although a participant voted no;
 //  - no_next_key_lock: range reads, inserts and deletes take no next-key
-//    locks, so a scan can miss an insert or pass a delete that has not
-//    committed yet (phantoms).
+//    locks (and Deliveries leave the new-order queue's head unlocked), so a
+//    scan can miss an insert or pass a delete that has not committed yet
+//    (phantoms).
 // The fault is a value of the engine's config, read by the parts it breaks
 // (the transaction's end, the TPC-C programs' key-range locks). Its defaults
 // (testing_fault_defaults) make the anomaly near certain: transaction agents

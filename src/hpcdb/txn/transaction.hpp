@@ -69,6 +69,9 @@ class Transaction {
   // Whether range reads, inserts and deletes protect key ranges with next-key
   // locks: under serializable, unless the testing fault no-next-key-lock is in.
   bool next_key_locking() const { return serializable() && settings_.fault != TestingFault::no_next_key_lock; }
+  // Whether a key range that must not change under a reader is locked at
+  // all (at any isolation): not under the testing fault no-next-key-lock.
+  bool key_range_locking() const { return settings_.fault != TestingFault::no_next_key_lock; }
 
   // Asks for `mode` on `lock` unless a lock held already covers it; returns
   // whether it asked. Throws AttemptAborted when denied.

@@ -5,15 +5,16 @@
 namespace hpcdb::tpcc {
 namespace {
 
-// Locks the district's oldest new order and returns its o_id, or 0 when the
-// queue is empty; reads the head again under each lock, since another
-// Delivery may have taken it meanwhile (or the New-Order that queued it
-// rolled back). For the history check it is a range read of the district's
+// Locks the district's queue head and its oldest new order and returns its
+// o_id, or 0 when the queue is empty; reads the head again under the order's
+// lock, since the New-Order that queued it may have rolled back. For the history check it is a range read of the district's
 // new orders up to the oldest (all of them when there is none).
 std::uint64_t lock_oldest(TpccRows& db, const DeliveryInput& in, int d) {
   Transaction& txn = db.transaction();
   const DataRef head_word = db.header_word(in.w, d, &DistrictAreaHeader::new_order_head);
   const DataRef tail_word = db.header_word(in.w, d, &DistrictAreaHeader::new_order_tail);
+  // Without it, a Delivery could take the head another one moved and then rolled back: the order twice.
+  if (txn.key_range_locking()) db.lock(kNewOrderTable, in.w, new_order_queue_head(d), LockMode::X);
   for (;;) {
     const std::uint64_t head = db.peek(head_word);
     if (head >= db.peek(tail_word)) {

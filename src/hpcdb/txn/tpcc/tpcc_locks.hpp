@@ -6,7 +6,8 @@
 //    (the "next key" after the last one, which appends lock for an instant
 //    and scans that reach the end lock for good),
 //  - the customer last-name index entry of one name,
-//  - a customer's entry in the orders-by-customer index (its latest order).
+//  - a customer's entry in the orders-by-customer index (its latest order),
+//  - per district, the new-order queue's head, which Deliveries move.
 #include <cstdint>
 #include <string>
 
@@ -39,6 +40,10 @@ constexpr std::uint64_t order_key(int d, std::uint64_t o_id) {  // also new orde
   return (static_cast<std::uint64_t>(d) << kOrderIdBits) | o_id;
 }
 constexpr std::uint64_t order_supremum(int d) { return order_key(d, kOrderSupremum); }
+// The district's new-order queue head (o_id 0, below every order): a
+// Delivery holds it in X to its end, so that no other Delivery reads the
+// head it moves before it commits or rolls back (under read committed too).
+constexpr std::uint64_t new_order_queue_head(int d) { return order_key(d, 0); }
 constexpr std::uint64_t order_line_key(int d, std::uint64_t o_id, int ol_number) {
   return (order_key(d, o_id) << 4) | static_cast<std::uint64_t>(ol_number);
 }
