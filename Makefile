@@ -35,7 +35,7 @@ demo: configure
 CTEST_JOBS ?= 4
 CTEST := ctest --output-on-failure --timeout 1200 -j $(CTEST_JOBS)
 
-# The Release build and its unit and MPI tests, then every test under
+# The Release build and its unit, MPI and Python package tests, then every test under
 # AddressSanitizer and UndefinedBehaviorSanitizer, then the threaded code
 # under ThreadSanitizer (each in a build directory of its own). The scripts
 # that compare answers with DuckDB take it from .venv.
@@ -44,8 +44,9 @@ test: python-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory tsan
 
+# The Python package's tests run here: sanitizer builds leave the package out.
 release-test: build
-	cd $(BUILD) && $(CTEST) -L 'unit|mpi'
+	cd $(BUILD) && $(CTEST) -L 'unit|mpi' && $(CTEST) -R '^python_package_'
 
 # AddressSanitizer and UndefinedBehaviorSanitizer over every test: unit and MPI
 # tests (1 to 4 ranks), the fuzz corpus replays and the command line's
