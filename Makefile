@@ -44,9 +44,11 @@ test: python-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory tsan
 
-# The Python package's tests run here: sanitizer builds leave the package out.
+# The Python package's tests run here (sanitizer builds leave the package out),
+# and the command line's script on 2 ranks (its memory bounds hold for the
+# uninstrumented program only).
 release-test: build
-	cd $(BUILD) && $(CTEST) -L 'unit|mpi' && $(CTEST) -R '^python_package_'
+	cd $(BUILD) && $(CTEST) -L 'unit|mpi' && $(CTEST) -R '^(python_package_.*|cli_2_ranks)$$'
 
 # AddressSanitizer and UndefinedBehaviorSanitizer over every test: unit and MPI
 # tests (1 to 4 ranks), the fuzz corpus replays and the command line's
