@@ -74,14 +74,16 @@ RankEngines build_engines(const Cluster& cluster, const SsbRequest& request, con
   const int rank = cluster.rank();
   const Deployment& deployment = layout.deployment;
   RankEngines e;
-  QueryEngine* local_engine = nullptr;
+  // Where the storage engine's local receiver finds the query engine made
+  // after it: shared with the receiver, which outlives this function.
+  const auto local_engine = std::make_shared<QueryEngine*>(nullptr);
   Stopwatch load;
   run_collectively(cluster.world(), [&] {
     if (deployment.runs_storage(rank)) {
       LocalReceiver to_engine;
       if (deployment.runs_query(rank)) {
-        to_engine = [&local_engine](int source, std::unique_ptr<ReceivedPayload> m) {
-          local_engine->receive(source, std::move(m));
+        to_engine = [local_engine](int source, std::unique_ptr<ReceivedPayload> m) {
+          (*local_engine)->receive(source, std::move(m));
         };
       }
       e.storage = std::make_unique<StorageEngine>(layer, deployment, layout.placement, catalog, request.storage, rank,
@@ -92,7 +94,7 @@ RankEngines build_engines(const Cluster& cluster, const SsbRequest& request, con
       if (e.storage) to_storage = [storage = e.storage.get(), rank](std::span<const std::byte> m) { storage->accept(rank, m); };
       e.query = std::make_unique<QueryEngine>(layer, deployment, layout.placement, catalog, request.query,
                                               deployment.engine_of_rank(rank), ssb::render_value, to_storage);
-      local_engine = e.query.get();
+      *local_engine = e.query.get();
     }
   });
   e.load_seconds = load.seconds();
