@@ -73,7 +73,8 @@ void KvServer::run_cycle(std::vector<QueryBatch>& batches) {
       ++counts.found;
       std::byte* slot = writer.append(q.key);
       std::memset(slot, 0, start.record.bitset_bytes);
-      reinterpret_cast<std::uint64_t*>(slot)[i / 64] |= std::uint64_t{1} << (i % 64);
+      // The slot follows an 8-byte key in a byte stream: not aligned for a uint64_t; one byte of the bitset is.
+      slot[i / 8] |= static_cast<std::byte>(1u << (i % 8));
       const std::byte* source = store.record(*row);
       std::byte* record = slot + start.record.bitset_bytes;
       for (std::size_t c = 0; c < start.record.columns.size(); ++c) {
