@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <cstring>
 
-#define HPCDB_AVX2 __attribute__((target("avx2")))
+#include "hpcdb/core/cpu_dispatch.hpp"
 
 namespace hpcdb::bitonic {
 
@@ -35,7 +35,7 @@ namespace hpcdb::bitonic {
 // larger half descending lets a merge loop carry it into its next step
 // without reversing it.
 template <class L, int R>
-HPCDB_AVX2 inline void merge(typename L::Reg x[R], typename L::Reg d[R]) {
+HPCDB_TARGET_AVX2 inline void merge(typename L::Reg x[R], typename L::Reg d[R]) {
   for (int k = 0; k < R; ++k) L::min_max(x[k], d[k]);
   for (int distance = R / 2; distance > 0; distance /= 2) {
     for (int k = 0; k < R; ++k) {
@@ -63,7 +63,7 @@ HPCDB_AVX2 inline void merge(typename L::Reg x[R], typename L::Reg d[R]) {
 // 128-bit halves or stays within them, both cheap on Zen, unlike a full
 // lane-crossing permutation.
 template <class L, bool DescendingA, bool DescendingB>
-HPCDB_AVX2 inline void clean_halves_and_quarters(__m256i& a, __m256i& b) {
+HPCDB_TARGET_AVX2 inline void clean_halves_and_quarters(__m256i& a, __m256i& b) {
   // Distance 128 bits: low = a.lo | b.lo, high = a.hi | b.hi.
   __m256i low = _mm256_inserti128_si256(a, _mm256_castsi256_si128(b), 1);
   __m256i high = _mm256_inserti128_si256(b, _mm256_extracti128_si256(a, 1), 0);
@@ -88,7 +88,7 @@ HPCDB_AVX2 inline void clean_halves_and_quarters(__m256i& a, __m256i& b) {
 // with a real one has the same bits, so which of them is written does not
 // matter.)
 template <class M>
-HPCDB_AVX2 void merge_sorted(const typename M::Value* a, std::size_t na, const typename M::Value* b, std::size_t nb,
+HPCDB_TARGET_AVX2 void merge_sorted(const typename M::Value* a, std::size_t na, const typename M::Value* b, std::size_t nb,
                              typename M::Value* out) {
   using Value = typename M::Value;
   using Block = typename M::Block;

@@ -20,19 +20,19 @@ namespace {
 
 constexpr std::uint32_t kTop = 0xFFFFFFFFu;  // the padding: no smaller than any value
 
-HPCDB_AVX2 inline __m256i load8(const std::uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-HPCDB_AVX2 inline void store8(std::uint32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+HPCDB_TARGET_AVX2 inline __m256i load8(const std::uint32_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+HPCDB_TARGET_AVX2 inline void store8(std::uint32_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
 
 // Eight values per register (the in-register block sort).
 struct U32x8 {
   using Reg = __m256i;
-  HPCDB_AVX2 static void min_max(__m256i& a, __m256i& b) {
+  HPCDB_TARGET_AVX2 static void min_max(__m256i& a, __m256i& b) {
     const __m256i low = _mm256_min_epu32(a, b);
     b = _mm256_max_epu32(a, b);
     a = low;
   }
   template <bool DescendingA, bool DescendingB>
-  HPCDB_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
+  HPCDB_TARGET_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
     bitonic::clean_halves_and_quarters<U32x8, DescendingA, DescendingB>(a, b);
     // Distance 32 bits, per 128-bit half: e = a0 a2 b0 b2, o = a1 a3 b1 b3.
     const __m256 af = _mm256_castsi256_ps(a), bf = _mm256_castsi256_ps(b);
@@ -45,14 +45,14 @@ struct U32x8 {
 };
 
 template <int R>
-HPCDB_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
+HPCDB_TARGET_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
   const __m256i order = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
   for (int k = 0; k < R; ++k) reversed[k] = _mm256_permutevar8x32_epi32(v[R - 1 - k], order);
 }
 
 // Ascending runs x and y of 8R values -> x the smallest, y the largest.
 template <int R>
-HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
+HPCDB_TARGET_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
   __m256i d[R];
   reverse_values<R>(y, d);
   bitonic::merge<U32x8, R>(x, d);
@@ -62,7 +62,7 @@ HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
 // Sorts the 64 values of v[0..7] into one ascending run (v[0] lowest): an
 // 8-input sorting network (19 compare-exchanges) on the columns, an 8x8
 // transpose, then in-register merges 8+8, 16+16 and 32+32.
-HPCDB_AVX2 inline void sort_64(__m256i v[8]) {
+HPCDB_TARGET_AVX2 inline void sort_64(__m256i v[8]) {
   static constexpr int kNetwork[19][2] = {{0, 1}, {2, 3}, {4, 5}, {6, 7}, {0, 2}, {1, 3}, {4, 6}, {5, 7}, {1, 2}, {5, 6},
                                           {0, 4}, {3, 7}, {1, 5}, {2, 6}, {1, 4}, {3, 6}, {2, 4}, {3, 5}, {3, 4}};
   for (const auto& pair : kNetwork) U32x8::min_max(v[pair[0]], v[pair[1]]);
@@ -88,7 +88,7 @@ HPCDB_AVX2 inline void sort_64(__m256i v[8]) {
   merge_ascending<4>(&v[0], &v[4]);
 }
 
-HPCDB_AVX2 void sort_blocks_of_64(std::uint32_t* data, std::size_t blocks) {
+HPCDB_TARGET_AVX2 void sort_blocks_of_64(std::uint32_t* data, std::size_t blocks) {
   for (std::size_t k = 0; k < blocks; ++k) {
     std::uint32_t* p = data + 64 * k;
     __m256i v[8];
@@ -104,7 +104,7 @@ HPCDB_AVX2 void sort_blocks_of_64(std::uint32_t* data, std::size_t blocks) {
 // registers needs a lane-crossing stage that 128-bit ones do without.
 struct U32x4 {
   using Reg = __m128i;
-  HPCDB_AVX2 static void min_max(__m128i& a, __m128i& b) {
+  HPCDB_TARGET_AVX2 static void min_max(__m128i& a, __m128i& b) {
     const __m128i low = _mm_min_epu32(a, b);
     b = _mm_max_epu32(a, b);
     a = low;
@@ -112,7 +112,7 @@ struct U32x4 {
   // Sorts the bitonic 4-vectors a and b, each ascending or descending:
   // distance 2, then 1, regrouped across the two registers.
   template <bool DescendingA, bool DescendingB>
-  HPCDB_AVX2 static void clean_pair(__m128i& a, __m128i& b) {
+  HPCDB_TARGET_AVX2 static void clean_pair(__m128i& a, __m128i& b) {
     __m128i even = _mm_unpacklo_epi64(a, b);  // a0 a1 b0 b1
     __m128i odd = _mm_unpackhi_epi64(a, b);   // a2 a3 b2 b3
     min_max(even, odd);
@@ -138,27 +138,27 @@ struct U32Merge {
   struct Block {
     __m128i v[R];
   };
-  HPCDB_AVX2 static Block load(const Value* p) {
+  HPCDB_TARGET_AVX2 static Block load(const Value* p) {
     Block block;
     for (int k = 0; k < R; ++k) block.v[k] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 4 * k));
     return block;
   }
-  HPCDB_AVX2 static void store(Value* p, const Block& block) {
+  HPCDB_TARGET_AVX2 static void store(Value* p, const Block& block) {
     for (int k = 0; k < R; ++k) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + 4 * k), block.v[k]);
   }
-  HPCDB_AVX2 static Block reversed(const Block& block) {
+  HPCDB_TARGET_AVX2 static Block reversed(const Block& block) {
     Block r;
     for (int k = 0; k < R; ++k) r.v[k] = _mm_shuffle_epi32(block.v[R - 1 - k], 0x1B);
     return r;
   }
-  HPCDB_AVX2 static void merge(Block& x, Block& d) { bitonic::merge<U32x4, R>(x.v, d.v); }
+  HPCDB_TARGET_AVX2 static void merge(Block& x, Block& d) { bitonic::merge<U32x4, R>(x.v, d.v); }
   static bool head_le(Value a, Value b) { return a <= b; }
   static void copy(Value* out, const Value* in, std::size_t n) { std::memcpy(out, in, n * sizeof(Value)); }
 };
 
 // Sorts a[0, n), n a positive multiple of 64, with b[0, n) as work space;
 // returns whichever holds the result.
-HPCDB_AVX2 std::uint32_t* sort_blocks_and_merge(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
+HPCDB_TARGET_AVX2 std::uint32_t* sort_blocks_and_merge(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
   sort_blocks_of_64(a, n / 64);
   std::uint32_t* src = a;
   std::uint32_t* dst = b;
@@ -173,7 +173,7 @@ HPCDB_AVX2 std::uint32_t* sort_blocks_and_merge(std::uint32_t* a, std::uint32_t*
   return src;
 }
 
-HPCDB_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
+HPCDB_TARGET_AVX2 std::uint32_t* sort_u32_avx2(std::uint32_t* a, std::uint32_t* b, std::size_t n) {
   if (n > 0 && n % 64 == 0) return sort_blocks_and_merge(a, b, n);  // the key-field sort's padded groups
   if (n < 128) {
     std::sort(a, a + n);
@@ -210,7 +210,7 @@ constexpr std::uint32_t padded_size(std::uint32_t size) { return (size + kBlock 
 // (Zen, 16384-value runs, 64 buckets).
 constexpr std::size_t kLanes = 4;
 
-HPCDB_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t key_floor,
+HPCDB_TARGET_AVX2 bool sort_by_key_field_avx2(const std::uint64_t* in, std::size_t n, unsigned shift, std::uint64_t key_floor,
                                        unsigned key_bits, std::uint64_t* out, std::uint32_t* work) {
   const unsigned index_bits = bit_width_of(n - 1);
   unsigned split = std::min(kSplitBits, key_bits);

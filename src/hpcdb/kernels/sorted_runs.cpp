@@ -43,8 +43,8 @@ void sort_scalar(std::uint64_t* in, std::size_t n, std::uint64_t* out) {
 // dependency chain).
 constexpr int kMergeRegisters = 2;
 
-HPCDB_AVX2 inline __m256i load(const std::uint64_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
-HPCDB_AVX2 inline void store(std::uint64_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
+HPCDB_TARGET_AVX2 inline __m256i load(const std::uint64_t* p) { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+HPCDB_TARGET_AVX2 inline void store(std::uint64_t* p, __m256i v) { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
 
 inline std::int64_t as_signed(std::uint64_t v) { return static_cast<std::int64_t>(v); }
 
@@ -56,13 +56,13 @@ struct SignedLanes {
   // A lane-wise choice, b where mask is set. The double-precision variable
   // blend issues on more ports than the byte blend; only the sign bit of
   // each 64-bit mask counts.
-  HPCDB_AVX2 static __m256i select(__m256i a, __m256i b, __m256i mask) {
+  HPCDB_TARGET_AVX2 static __m256i select(__m256i a, __m256i b, __m256i mask) {
     return _mm256_castpd_si256(
         _mm256_blendv_pd(_mm256_castsi256_pd(a), _mm256_castsi256_pd(b), _mm256_castsi256_pd(mask)));
   }
   // One variable blend per compare-exchange: the larger side is recovered
   // with xors (a ^ b ^ min == max), which run on more ports than blends do.
-  HPCDB_AVX2 static void min_max(__m256i& a, __m256i& b) {
+  HPCDB_TARGET_AVX2 static void min_max(__m256i& a, __m256i& b) {
     const __m256i a_greater = _mm256_cmpgt_epi64(a, b);
     const __m256i both = _mm256_xor_si256(a, b);
     const __m256i low = select(a, b, a_greater);
@@ -71,7 +71,7 @@ struct SignedLanes {
   }
   // Four values per register: two stages sort a bitonic register.
   template <bool DescendingA, bool DescendingB>
-  HPCDB_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
+  HPCDB_TARGET_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
     bitonic::clean_halves_and_quarters<SignedLanes, DescendingA, DescendingB>(a, b);
   }
 };
@@ -87,26 +87,26 @@ struct DoubleLanes {
     constexpr unsigned kDenormalsAreZero = 0x40;
     return (or_of_values >> 62) == 0 && (_mm_getcsr() & kDenormalsAreZero) == 0;
   }
-  HPCDB_AVX2 static void min_max(__m256i& a, __m256i& b) {
+  HPCDB_TARGET_AVX2 static void min_max(__m256i& a, __m256i& b) {
     const __m256d x = _mm256_castsi256_pd(a), y = _mm256_castsi256_pd(b);
     a = _mm256_castpd_si256(_mm256_min_pd(x, y));
     b = _mm256_castpd_si256(_mm256_max_pd(x, y));
   }
   template <bool DescendingA, bool DescendingB>
-  HPCDB_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
+  HPCDB_TARGET_AVX2 static void clean_pair(__m256i& a, __m256i& b) {
     bitonic::clean_halves_and_quarters<DoubleLanes, DescendingA, DescendingB>(a, b);
   }
 };
 
 // The 4R values of v in reverse order.
 template <int R>
-HPCDB_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
+HPCDB_TARGET_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
   for (int k = 0; k < R; ++k) reversed[k] = _mm256_permute4x64_epi64(v[R - 1 - k], 0x1B);
 }
 
 // Ascending runs x and y of 4R values -> x the smallest, y the largest.
 template <class Domain, int R>
-HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
+HPCDB_TARGET_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
   __m256i d[R];
   reverse_values<R>(y, d);
   bitonic::merge<Domain, R>(x, d);
@@ -117,7 +117,7 @@ HPCDB_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
 // lowest): a sorting network on the columns, a 4x4 transpose, then
 // in-register bitonic merges 4+4 and 8+8.
 template <class Domain>
-HPCDB_AVX2 inline void sort_16(__m256i v[4]) {
+HPCDB_TARGET_AVX2 inline void sort_16(__m256i v[4]) {
   Domain::min_max(v[0], v[1]);
   Domain::min_max(v[2], v[3]);
   Domain::min_max(v[0], v[2]);
@@ -139,7 +139,7 @@ HPCDB_AVX2 inline void sort_16(__m256i v[4]) {
 // Sorts blocks of 32 values from `in` into ascending runs of 32 (in the
 // domain's representation) in `out`, which may equal `in`.
 template <class Domain>
-HPCDB_AVX2 void sort_blocks_of_32(const std::uint64_t* in, std::uint64_t* out, std::size_t blocks) {
+HPCDB_TARGET_AVX2 void sort_blocks_of_32(const std::uint64_t* in, std::uint64_t* out, std::size_t blocks) {
   const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(Domain::bias));
   for (std::size_t k = 0; k < blocks; ++k) {
     const std::uint64_t* p = in + 32 * k;
@@ -171,21 +171,21 @@ struct DomainMerge {
   struct Block {
     __m256i v[R];
   };
-  HPCDB_AVX2 static Block load(const Value* p) {
+  HPCDB_TARGET_AVX2 static Block load(const Value* p) {
     Block block;
     for (int k = 0; k < R; ++k) block.v[k] = hpcdb::load(p + 4 * k);
     return block;
   }
-  HPCDB_AVX2 static void store(Value* p, const Block& block) {
+  HPCDB_TARGET_AVX2 static void store(Value* p, const Block& block) {
     const __m256i bias = _mm256_set1_epi64x(static_cast<long long>(flip));
     for (int k = 0; k < R; ++k) hpcdb::store(p + 4 * k, _mm256_xor_si256(block.v[k], bias));
   }
-  HPCDB_AVX2 static Block reversed(const Block& block) {
+  HPCDB_TARGET_AVX2 static Block reversed(const Block& block) {
     Block r;
     reverse_values<R>(block.v, r.v);
     return r;
   }
-  HPCDB_AVX2 static void merge(Block& x, Block& d) { bitonic::merge<Domain, R>(x.v, d.v); }
+  HPCDB_TARGET_AVX2 static void merge(Block& x, Block& d) { bitonic::merge<Domain, R>(x.v, d.v); }
   static bool head_le(Value a, Value b) { return as_signed(a) <= as_signed(b); }
   static void copy(Value* out, const Value* in, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) out[i] = in[i] ^ flip;
@@ -193,13 +193,13 @@ struct DomainMerge {
 };
 
 template <class Domain, bool Unbias>
-HPCDB_AVX2 void merge_runs(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+HPCDB_TARGET_AVX2 void merge_runs(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                            std::uint64_t* out) {
   bitonic::merge_sorted<DomainMerge<Domain, Unbias>>(a, na, b, nb, out);
 }
 
 template <class Domain>
-HPCDB_AVX2 void sort_in_domain(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch) {
+HPCDB_TARGET_AVX2 void sort_in_domain(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch) {
   // Merge passes from runs of 32 ping-pong between in and scratch; the last
   // one writes to out (and unbiases). Start so that the last pass does not
   // read the buffer it writes.
@@ -230,7 +230,7 @@ HPCDB_AVX2 void sort_in_domain(std::uint64_t* in, std::size_t n, std::uint64_t* 
   }
 }
 
-HPCDB_AVX2 void sort_avx2(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch) {
+HPCDB_TARGET_AVX2 void sort_avx2(std::uint64_t* in, std::size_t n, std::uint64_t* out, std::uint64_t* scratch) {
   if (n < 64) {
     sort_scalar(in, n, out);
     return;
@@ -241,7 +241,7 @@ HPCDB_AVX2 void sort_avx2(std::uint64_t* in, std::size_t n, std::uint64_t* out, 
   else sort_in_domain<SignedLanes>(in, n, out, scratch);
 }
 
-HPCDB_AVX2 void merge_avx2(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
+HPCDB_TARGET_AVX2 void merge_avx2(const std::uint64_t* a, std::size_t na, const std::uint64_t* b, std::size_t nb,
                            std::uint64_t* out) {
   // Plain (unbiased) sorted inputs, so their largest values are their last.
   // Loads cannot be biased on the fly: with the top bit used, fall back.
@@ -254,7 +254,7 @@ HPCDB_AVX2 void merge_avx2(const std::uint64_t* a, std::size_t na, const std::ui
 }  // namespace
 
 SortPath default_sort_path() {
-  static const SortPath path = __builtin_cpu_supports("avx2") ? SortPath::avx2 : SortPath::scalar;
+  static const SortPath path = cpu_has_avx2() ? SortPath::avx2 : SortPath::scalar;
   return path;
 }
 

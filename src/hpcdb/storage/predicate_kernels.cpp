@@ -8,15 +8,10 @@
 #include <limits>
 #include <type_traits>
 
+#include "hpcdb/core/cpu_dispatch.hpp"
+
 namespace hpcdb {
 namespace {
-
-#define HPCDB_AVX2_FUNCTION __attribute__((target("avx2,popcnt")))
-
-bool has_avx2() {
-  static const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt");
-  return avx2;
-}
 
 // For each 8-bit mask, the positions of its set bits (lowest first),
 // padded: appending the rows of 8 tested values is one 16-byte store.
@@ -37,14 +32,14 @@ constexpr CompressTable kCompress = make_compress_table();
 
 // Appends base + j for each set bit j of `mask` at list + n (writing 8
 // entries); returns the new count.
-HPCDB_AVX2_FUNCTION inline std::size_t append8(std::uint16_t* list, std::size_t n, unsigned mask, std::size_t base) {
+HPCDB_TARGET_AVX2_POPCNT inline std::size_t append8(std::uint16_t* list, std::size_t n, unsigned mask, std::size_t base) {
   const __m128i offsets = _mm_load_si128(reinterpret_cast<const __m128i*>(kCompress.offsets[mask].data()));
   const __m128i rows = _mm_add_epi16(offsets, _mm_set1_epi16(static_cast<short>(base)));
   _mm_storeu_si128(reinterpret_cast<__m128i*>(list + n), rows);
   return n + static_cast<std::size_t>(__builtin_popcount(mask));
 }
 
-HPCDB_AVX2_FUNCTION std::size_t list_passing_avx2(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list) {
+HPCDB_TARGET_AVX2_POPCNT std::size_t list_passing_avx2(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list) {
   std::size_t n = 0;
   std::size_t i = 0;
   for (; i + 32 <= rows; i += 32) {
@@ -62,7 +57,7 @@ HPCDB_AVX2_FUNCTION std::size_t list_passing_avx2(const std::uint8_t* pass, std:
 
 // A set predicate over 4-byte values: 8 values at a time, each one's bit of
 // the bitmap (read as 32-bit words) gathered where the value is in bounds.
-HPCDB_AVX2_FUNCTION std::size_t list_in_set_i32_avx2(const std::int32_t* values, std::size_t rows, std::int32_t low,
+HPCDB_TARGET_AVX2_POPCNT std::size_t list_in_set_i32_avx2(const std::int32_t* values, std::size_t rows, std::int32_t low,
                                                      std::uint32_t span, const std::uint64_t* bitmap,
                                                      std::uint16_t* list) {
   const auto* words = reinterpret_cast<const int*>(bitmap);
@@ -123,36 +118,39 @@ template <class T>
   }
 }
 
-// Compiled for AVX2 and for the baseline; the loader picks one for this CPU.
-// Not under ThreadSanitizer: the loader runs the chooser (an ifunc resolver)
-// before the sanitizer's runtime is up, and its instrumentation crashes there.
-#if defined(__SANITIZE_THREAD__)
-#define HPCDB_SIMD_CLONES
-#define HPCDB_POPCNT_CLONES
-#else
-#define HPCDB_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
-#define HPCDB_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
-#endif
-
-HPCDB_SIMD_CLONES void and_range_u8(const std::uint8_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
+// Compiled for AVX2 and for the baseline (cpu_dispatch.hpp).
+HPCDB_CLONES_AVX2 void and_range_clone(const std::uint8_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
                                     std::uint8_t* pass) {
   and_range_typed(v, rows, low, high, pass);
 }
-HPCDB_SIMD_CLONES void and_range_u16(const std::uint16_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
+HPCDB_CLONES_AVX2 void and_range_clone(const std::uint16_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
                                      std::uint8_t* pass) {
   and_range_typed(v, rows, low, high, pass);
 }
-HPCDB_SIMD_CLONES void and_range_i32(const std::int32_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
+HPCDB_CLONES_AVX2 void and_range_clone(const std::int32_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
                                      std::uint8_t* pass) {
   and_range_typed(v, rows, low, high, pass);
 }
-HPCDB_SIMD_CLONES void and_range_i64(const std::int64_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
+HPCDB_CLONES_AVX2 void and_range_clone(const std::int64_t* v, std::size_t rows, std::int64_t low, std::int64_t high,
                                      std::uint8_t* pass) {
   and_range_typed(v, rows, low, high, pass);
 }
 
-template <class T>
-std::size_t keep_in_range(const T* values, std::int64_t low, std::int64_t high, std::uint16_t* rows, std::size_t n) {
+// Where the rows a filter tests come from: every row of the block in order,
+// or a list of rows that the filter shrinks in place (it writes entry k only
+// after reading entry k).
+struct AllRows {
+  std::size_t operator()(std::size_t i) const { return i; }
+};
+struct ListedRows {
+  const std::uint16_t* rows;
+  std::size_t operator()(std::size_t i) const { return rows[i]; }
+};
+
+// The first n rows of `source` whose value is in [low, high], into `out`.
+template <class T, class Rows>
+std::size_t filter_range(const T* values, std::int64_t low, std::int64_t high, Rows source, std::uint16_t* out,
+                         std::size_t n) {
   using U = std::make_unsigned_t<T>;
   T from;
   U span;
@@ -160,9 +158,9 @@ std::size_t keep_in_range(const T* values, std::int64_t low, std::int64_t high, 
   const auto base = static_cast<U>(from);
   std::size_t kept = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const auto d = static_cast<U>(static_cast<U>(values[rows[i]]) - base);
-    rows[kept] = rows[i];
-    kept += d <= span ? 1 : 0;
+    const std::size_t row = source(i);
+    out[kept] = static_cast<std::uint16_t>(row);
+    kept += static_cast<U>(static_cast<U>(values[row]) - base) <= span ? 1 : 0;
   }
   return kept;
 }
@@ -175,82 +173,60 @@ inline std::uint64_t set_member(const std::uint64_t* bits, std::uint64_t span, s
   return inside & (bits[at >> 6] >> (at & 63));
 }
 
-template <class T>
-std::size_t keep_in_set(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
+// The first n rows of `source` whose value is in the set `p`, into `out`.
+template <class T, class Rows>
+std::size_t filter_set(const T* values, const Predicate& p, Rows source, std::uint16_t* out, std::size_t n) {
   std::size_t kept = 0;
   const std::uint64_t* bits = p.bits.data();
   const auto span = static_cast<std::uint64_t>(p.high - p.low);
   for (std::size_t i = 0; i < n; ++i) {
-    const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[rows[i]]) - p.low);
-    rows[kept] = rows[i];
-    kept += set_member(bits, span, d);
+    const std::size_t row = source(i);
+    out[kept] = static_cast<std::uint16_t>(row);
+    kept += set_member(bits, span, static_cast<std::uint64_t>(static_cast<std::int64_t>(values[row]) - p.low));
   }
   return kept;
 }
 
-// keep_in_range and keep_in_set over rows 0 .. n-1, without reading a list.
-template <class T>
-std::size_t list_in_range(const T* values, std::int64_t low, std::int64_t high, std::uint16_t* rows, std::size_t n) {
-  using U = std::make_unsigned_t<T>;
-  T from;
-  U span;
-  if (!clamp_range(low, high, from, span)) return 0;
-  const auto base = static_cast<U>(from);
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    rows[kept] = static_cast<std::uint16_t>(i);
-    kept += static_cast<U>(static_cast<U>(values[i]) - base) <= span ? 1 : 0;
-  }
-  return kept;
-}
-
-template <class T>
-std::size_t list_in_set(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
-  std::size_t kept = 0;
-  const std::uint64_t* bits = p.bits.data();
-  const auto span = static_cast<std::uint64_t>(p.high - p.low);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[i]) - p.low);
-    rows[kept] = static_cast<std::uint16_t>(i);
-    kept += set_member(bits, span, d);
-  }
-  return kept;
-}
-
-template <class T>
-std::size_t list_typed(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
+template <class T, class Rows>
+std::size_t filter(const T* values, const Predicate& p, Rows source, std::uint16_t* out, std::size_t n) {
   if (p.empty()) return 0;
-  return p.kind == Predicate::Kind::range ? list_in_range(values, p.low, p.high, rows, n) : list_in_set(values, p, rows, n);
+  return p.kind == Predicate::Kind::range ? filter_range(values, p.low, p.high, source, out, n)
+                                          : filter_set(values, p, source, out, n);
 }
 
-template <class T>
-std::size_t keep_typed(const T* values, const Predicate& p, std::uint16_t* rows, std::size_t n) {
-  if (p.empty()) return 0;
-  return p.kind == Predicate::Kind::range ? keep_in_range(values, p.low, p.high, rows, n) : keep_in_set(values, p, rows, n);
+// f(values) with the bound column's values from row `first` on, typed;
+// `otherwise` for a column of no numeric type.
+template <class F, class R>
+R with_values(const BoundPredicate& b, std::size_t first, F&& f, R otherwise) {
+  switch (b.type) {
+    case ColumnType::u8: return f(reinterpret_cast<const std::uint8_t*>(b.column) + first);
+    case ColumnType::u16: return f(reinterpret_cast<const std::uint16_t*>(b.column) + first);
+    case ColumnType::i32: return f(reinterpret_cast<const std::int32_t*>(b.column) + first);
+    case ColumnType::i64: return f(reinterpret_cast<const std::int64_t*>(b.column) + first);
+    case ColumnType::text: break;
+  }
+  return otherwise;
 }
 
 }  // namespace
 
 void and_range(const BoundPredicate& b, std::size_t first, std::size_t rows, std::uint8_t* pass) {
   const Predicate& p = *b.predicate;
-  switch (b.type) {
-    case ColumnType::u8: return and_range_u8(reinterpret_cast<const std::uint8_t*>(b.column) + first, rows, p.low, p.high, pass);
-    case ColumnType::u16: return and_range_u16(reinterpret_cast<const std::uint16_t*>(b.column) + first, rows, p.low, p.high, pass);
-    case ColumnType::i32: return and_range_i32(reinterpret_cast<const std::int32_t*>(b.column) + first, rows, p.low, p.high, pass);
-    case ColumnType::i64: return and_range_i64(reinterpret_cast<const std::int64_t*>(b.column) + first, rows, p.low, p.high, pass);
-    case ColumnType::text: break;
-  }
-  std::memset(pass, 0, rows);
+  const bool done = with_values(b, first, [&](const auto* values) {
+    and_range_clone(values, rows, p.low, p.high, pass);
+    return true;
+  }, false);
+  if (!done) std::memset(pass, 0, rows);
 }
 
-HPCDB_POPCNT_CLONES std::uint64_t count_bits(const std::uint64_t* words, std::size_t n) {
+HPCDB_CLONES_POPCNT std::uint64_t count_bits(const std::uint64_t* words, std::size_t n) {
   std::uint64_t bits = 0;
   for (std::size_t i = 0; i < n; ++i) bits += static_cast<std::uint64_t>(__builtin_popcountll(words[i]));
   return bits;
 }
 
 std::size_t list_passing(const std::uint8_t* pass, std::size_t rows, std::uint16_t* list) {
-  if (has_avx2()) return list_passing_avx2(pass, rows, list);
+  if (cpu_has_avx2()) return list_passing_avx2(pass, rows, list);
   std::size_t n = 0;
   for (std::size_t i = 0; i < rows; ++i) {
     list[n] = static_cast<std::uint16_t>(i);
@@ -261,31 +237,20 @@ std::size_t list_passing(const std::uint8_t* pass, std::size_t rows, std::uint16
 
 std::size_t list_passing_one(const BoundPredicate& b, std::size_t first, std::size_t rows, std::uint16_t* list) {
   const Predicate& p = *b.predicate;
-  if (b.type == ColumnType::i32 && p.kind == Predicate::Kind::set && !p.empty() && has_avx2() &&
+  if (b.type == ColumnType::i32 && p.kind == Predicate::Kind::set && !p.empty() && cpu_has_avx2() &&
       p.low >= std::numeric_limits<std::int32_t>::min() && p.high <= std::numeric_limits<std::int32_t>::max()) {
     return list_in_set_i32_avx2(reinterpret_cast<const std::int32_t*>(b.column) + first, rows,
                                 static_cast<std::int32_t>(p.low), static_cast<std::uint32_t>(p.high - p.low),
                                 p.bits.data(), list);
   }
-  switch (b.type) {
-    case ColumnType::u8: return list_typed(reinterpret_cast<const std::uint8_t*>(b.column) + first, *b.predicate, list, rows);
-    case ColumnType::u16: return list_typed(reinterpret_cast<const std::uint16_t*>(b.column) + first, *b.predicate, list, rows);
-    case ColumnType::i32: return list_typed(reinterpret_cast<const std::int32_t*>(b.column) + first, *b.predicate, list, rows);
-    case ColumnType::i64: return list_typed(reinterpret_cast<const std::int64_t*>(b.column) + first, *b.predicate, list, rows);
-    case ColumnType::text: break;
-  }
-  return 0;
+  return with_values(b, first, [&](const auto* values) { return filter(values, p, AllRows{}, list, rows); },
+                     std::size_t{0});
 }
 
 std::size_t keep_passing(const BoundPredicate& b, std::size_t first, std::uint16_t* list, std::size_t n) {
-  switch (b.type) {
-    case ColumnType::u8: return keep_typed(reinterpret_cast<const std::uint8_t*>(b.column) + first, *b.predicate, list, n);
-    case ColumnType::u16: return keep_typed(reinterpret_cast<const std::uint16_t*>(b.column) + first, *b.predicate, list, n);
-    case ColumnType::i32: return keep_typed(reinterpret_cast<const std::int32_t*>(b.column) + first, *b.predicate, list, n);
-    case ColumnType::i64: return keep_typed(reinterpret_cast<const std::int64_t*>(b.column) + first, *b.predicate, list, n);
-    case ColumnType::text: break;
-  }
-  return 0;
+  return with_values(b, first,
+                     [&](const auto* values) { return filter(values, *b.predicate, ListedRows{list}, list, n); },
+                     std::size_t{0});
 }
 
 }  // namespace hpcdb
