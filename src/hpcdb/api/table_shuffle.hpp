@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "hpcdb/join/join_result.hpp"
+#include "hpcdb/core/phase_time.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/table/parquet_directory_writer.hpp"
 #include "hpcdb/table/table_input.hpp"

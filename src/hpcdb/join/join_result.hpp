@@ -5,15 +5,10 @@
 #include <string>
 #include <vector>
 
+#include "hpcdb/core/phase_time.hpp"
 #include "hpcdb/kernels/tuple.hpp"
 
 namespace hpcdb {
-
-struct PhaseTime {
-  std::string name;
-  double max = 0;   // seconds, slowest rank
-  double mean = 0;  // seconds, mean over ranks
-};
 
 struct EffectiveRadixSettings {
   unsigned network_bits = 0;

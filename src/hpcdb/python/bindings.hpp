@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "hpcdb/join/join_result.hpp"
+#include "hpcdb/core/phase_time.hpp"
 
 namespace hpcdb::python {
 

@@ -15,7 +15,7 @@
 // - CombiningPartitioner: software write-combining (kernels/write_combiner.hpp),
 //   a staging line per destination streamed out with non-temporal stores,
 //   for fan-outs too wide for the cache to hold every destination's line.
-// Measured on one core of the development VM, 16M 16-byte rows into rings of
+// Measured on one core of the 2-core VM, 16M 16-byte rows into rings of
 // 4 x 256 KiB per destination: direct 0.07-0.14 s against 0.34-0.73 s
 // combining for 2 and 4 destinations, 0.06 against 0.14 s for 16, about
 // equal (0.21-0.27 s) for 64 and 256. Write-combining pays off for large

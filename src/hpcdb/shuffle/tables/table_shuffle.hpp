@@ -10,7 +10,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "hpcdb/join/join_result.hpp"
+#include "hpcdb/core/phase_time.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/table/distributed_table.hpp"
 
