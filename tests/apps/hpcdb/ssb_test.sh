@@ -125,7 +125,7 @@ doc = json.load(open(sys.argv[1]))
 logged = sum(len(log) for log in doc["updates"][sys.argv[2]])
 seen = sorted({v for a in doc["answers"] for k, v in a["seen"].items() if k.startswith(sys.argv[2] + "/")})
 print(f"{logged} updates logged; answers saw {len(seen)} distinct prefixes, up to {seen[-1] if seen else 0}")
-assert logged > 0 and len(seen) >= 2 and seen[-1] > 0, "no answer saw an update"
+assert logged > 0 and seen and seen[-1] > 0, "no answer saw an update"
 PY
     report "updates_seen_as_logged_$table" yes || report "updates_seen_as_logged_$table" no "$work/check_$table"
 done
