@@ -1,8 +1,12 @@
 """Shared by the package's tests: every test runs on every rank (pytest under
 mpirun), so a check made at one rank is agreed before it is asserted, or the
-ranks would part ways and wait on each other."""
+ranks would part ways and wait on each other. A failure that is not agreed
+(an assertion or an error on some ranks only) ends the job at once, its
+report printed, rather than leaving the other ranks waiting until the
+test's time limit."""
 import os
 import shutil
+import sys
 import tempfile
 
 import duckdb
@@ -13,12 +17,28 @@ import hpcdb
 from hpcdb import _context
 
 
+class AgreedFailure(AssertionError):
+    """A test's failure that every rank raises."""
+
+
 def everywhere(failure_text):
     """Fails the test on every rank when any rank has a failure text."""
     with _context.communicator(None) as engine:
         first = engine.first_complaint(failure_text or "")
     if first:
-        pytest.fail(first)
+        raise AgreedFailure(first)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = (yield).get_result()
+    if not report.failed or hpcdb.size() == 1 or (call.excinfo and call.excinfo.errisinstance(AgreedFailure)):
+        return
+    sys.stdout.flush()
+    sys.stderr.write(f"\nrank {hpcdb.rank()}: {item.nodeid} failed ({report.when}) on this rank, perhaps not on "
+                     f"the others, which would wait for it: ending the job\n{report.longreprtext}\n")
+    sys.stderr.flush()
+    os._exit(1)
 
 
 def share_of(table, rank=None, size=None):

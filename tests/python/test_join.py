@@ -5,7 +5,7 @@ import pyarrow as pa
 import pytest
 
 import hpcdb
-from conftest import check_at_root, share_of
+from conftest import check_at_root, everywhere, share_of
 
 EXPECTED = {
     "inner": "SELECT l.*, r.* FROM l JOIN r ON l.id = r.id",
@@ -85,4 +85,8 @@ def test_report_holds_plan_rows_and_phases(tables):
     assert report["left_rows"] == left.num_rows and report["right_rows"] == right.num_rows
     assert report["keyless_rows"] == 2  # a null key on each side
     assert [p["name"] for p in report["phases"]][:2] == ["read", "plan"]
-    assert report["seconds"] >= 0
+    assert report["seconds"] > 0
+    assert all(0 <= p["seconds"] <= report["seconds"] + 1e-6 for p in report["phases"]), report["phases"]
+    whole = hpcdb.gather(result)  # the report counts every rank's rows
+    everywhere("" if hpcdb.rank() != 0 or whole.num_rows == report["result_rows"] == report["pairs"] else
+               f"gathered {whole.num_rows} rows; the report says {report['result_rows']} rows, {report['pairs']} pairs")
