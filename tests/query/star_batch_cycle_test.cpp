@@ -54,7 +54,7 @@ struct FakeStorage {
       const auto table = static_cast<ssb::TableId>(t);
       const int fragments = table == ssb::TableId::lineorder ? lineorder_fragments : 1;
       for (int f = 0; f < fragments; ++f) {
-        const KeyRange keys = fragment_keys(ssb::table_keys(table, g.scale()), f, fragments);
+        const FragmentKeys keys = fragment_keys(ssb::table_keys(table, g.scale()), f, fragments);
         auto s = std::make_unique<Server>();
         s->rank = 10 + f;
         s->fragment = std::make_unique<TableFragment>(static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(f),

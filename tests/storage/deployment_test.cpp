@@ -49,7 +49,7 @@ TEST(Placement, FragmentsCoverTheKeysOnce) {
     for (int n = 1; n <= 5; ++n) {
       std::int64_t next = 0;
       for (int f = 0; f < n; ++f) {
-        const KeyRange r = fragment_keys(keys, f, n);
+        const FragmentKeys r = fragment_keys(keys, f, n);
         EXPECT_EQ(r.first, next);
         EXPECT_GE(r.end, r.first);
         next = r.end;

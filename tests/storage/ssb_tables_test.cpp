@@ -13,7 +13,7 @@ TEST(SsbTables, FragmentsHoldTheGeneratedRows) {
   const ColumnTable whole = load_fragment(g, TableId::lineorder, 0, g.scale().orders);
   std::size_t row = 0;
   for (int f = 0; f < 3; ++f) {
-    const KeyRange keys = fragment_keys(g.scale().orders, f, 3);
+    const FragmentKeys keys = fragment_keys(g.scale().orders, f, 3);
     const ColumnTable part = load_fragment(g, TableId::lineorder, keys.first, keys.end);
     for (std::size_t r = 0; r < part.rows(); ++r, ++row) {
       for (std::size_t c = 0; c < part.columns(); ++c) ASSERT_EQ(part.value(r, c), whole.value(row, c));

@@ -9,7 +9,7 @@ namespace {
 
 // Records are small lock ids (partition 0, table 0): record 10 is "p0/t0/k10".
 CommittedTxn txn(TxnId id, std::vector<RecordVersion> reads, std::vector<RecordWrite> writes,
-                 std::vector<KeyRange> ranges = {}) {
+                 std::vector<LockRange> ranges = {}) {
   return {id, std::move(reads), std::move(writes), std::move(ranges)};
 }
 RecordWrite update(LockId record, TxnId replaced) { return {record, replaced, WriteKind::update}; }

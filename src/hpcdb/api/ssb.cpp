@@ -32,7 +32,7 @@ std::uint64_t fragment_bytes_estimate(const ssb::Scale& scale, const Placement& 
     const auto table = static_cast<ssb::TableId>(t);
     const int fragment = placement.fragment_on(static_cast<std::size_t>(t), storage_index);
     if (fragment < 0) continue;
-    const KeyRange keys = fragment_keys(ssb::table_keys(table, scale), fragment,
+    const FragmentKeys keys = fragment_keys(ssb::table_keys(table, scale), fragment,
                                         static_cast<int>(placement.engines_of(static_cast<std::size_t>(t)).size()));
     const std::uint64_t rows_per_key = table == ssb::TableId::lineorder ? 4 : 1;
     bytes += static_cast<std::uint64_t>(keys.end - keys.first) * rows_per_key * ssb::table_schema(table).row_width();

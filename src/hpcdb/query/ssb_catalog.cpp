@@ -31,7 +31,7 @@ Catalog catalog(const Generator& generator) {
     // The fact table in order-date order: zone maps then skip the rows a
     // date range rules out (most queries select by date).
     if (id == TableId::lineorder) table.cluster_column = lo::orderdate;
-    table.load = [&generator, id](KeyRange keys) { return load_fragment(generator, id, keys.first, keys.end); };
+    table.load = [&generator, id](FragmentKeys keys) { return load_fragment(generator, id, keys.first, keys.end); };
     c.tables.push_back(std::move(table));
   }
   return c;

@@ -19,7 +19,7 @@ struct CatalogTable {
   std::int64_t keys = 0;  // fragments split [0, keys)
   PrimaryKey primary_key;
   int cluster_column = -1;  // the rows are kept in this column's order (-1: as loaded)
-  std::function<ColumnTable(KeyRange)> load;
+  std::function<ColumnTable(FragmentKeys)> load;
 };
 
 struct Catalog {

@@ -97,7 +97,7 @@ std::string Placement::describe(const std::vector<std::string>& table_names) con
   return text;
 }
 
-KeyRange fragment_keys(std::int64_t keys, int fragment, int fragments) {
+FragmentKeys fragment_keys(std::int64_t keys, int fragment, int fragments) {
   const auto f = static_cast<std::int64_t>(fragment);
   const auto n = static_cast<std::int64_t>(fragments);
   return {keys / n * f + keys % n * f / n, keys / n * (f + 1) + keys % n * (f + 1) / n};

@@ -63,10 +63,10 @@ class Placement {
 };
 
 // Keys [first, end) of fragment f of `fragments` of a table with `keys` keys.
-struct KeyRange {
+struct FragmentKeys {
   std::int64_t first = 0;
   std::int64_t end = 0;
 };
-KeyRange fragment_keys(std::int64_t keys, int fragment, int fragments);
+FragmentKeys fragment_keys(std::int64_t keys, int fragment, int fragments);
 
 }  // namespace hpcdb

@@ -40,7 +40,7 @@ StorageEngine::StorageEngine(MessageLayer& layer, const Deployment& deployment, 
     const int fragment = placement.fragment_on(t, storage_index);
     if (fragment < 0) continue;
     const CatalogTable& table = catalog.tables[t];
-    const KeyRange keys = fragment_keys(table.keys, fragment, static_cast<int>(placement.engines_of(t).size()));
+    const FragmentKeys keys = fragment_keys(table.keys, fragment, static_cast<int>(placement.engines_of(t).size()));
     ColumnTable rows = table.load(keys);
     if (table.cluster_column >= 0) rows.cluster_by(static_cast<std::size_t>(table.cluster_column));
     auto f = std::make_unique<TableFragment>(static_cast<std::uint32_t>(t), static_cast<std::uint32_t>(fragment),

@@ -35,7 +35,7 @@ struct Edge {
   EdgeKind kind;
   LockId record;
   TxnId version;   // the version read or overwritten
-  KeyRange range;  // range edges
+  LockRange range;  // range edges
 };
 
 using Problem = std::optional<std::string>;
@@ -70,7 +70,7 @@ class HistoryChecker {
  private:
   std::string id(std::size_t txn) const { return fmt::format("{:#x}", history_[txn].id); }
   std::string record_name(LockId record) const { return name_(record); }
-  std::string range_name(const KeyRange& r) const { return fmt::format("[{} .. {}]", name_(r.first), name_(r.last)); }
+  std::string range_name(const LockRange& r) const { return fmt::format("[{} .. {}]", name_(r.first), name_(r.last)); }
   bool wrote(TxnId writer, LockId record) const { return written_by_.contains({record, writer}); }
 
   Problem index_ids() {
@@ -176,7 +176,7 @@ class HistoryChecker {
     return std::nullopt;
   }
 
-  void edge(std::size_t from, std::size_t to, EdgeKind kind, LockId record, TxnId version, KeyRange range = {}) {
+  void edge(std::size_t from, std::size_t to, EdgeKind kind, LockId record, TxnId version, LockRange range = {}) {
     if (from == to) return;
     preds_[to].push_back(edges_.size());
     succs_[from].push_back(to);
@@ -208,7 +208,7 @@ class HistoryChecker {
     std::unordered_set<LockId> touched;
     for (const RecordVersion& r : t.reads) touched.insert(r.record);
     for (const RecordWrite& w : t.writes) touched.insert(w.record);
-    for (const KeyRange& range : t.range_reads) {
+    for (const LockRange& range : t.range_reads) {
       std::size_t deletes = 0;
       auto end = chains_.upper_bound(range.last);
       for (auto it = end; it != chains_.begin() && std::prev(it)->first >= range.first;) {

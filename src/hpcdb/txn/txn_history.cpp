@@ -8,7 +8,7 @@ void append_encoded(const CommittedTxn& txn, std::vector<std::uint64_t>& out) {
   out.insert(out.end(), {txn.id, txn.reads.size(), txn.writes.size(), txn.range_reads.size()});
   for (const RecordVersion& r : txn.reads) out.insert(out.end(), {r.record, r.version});
   for (const RecordWrite& w : txn.writes) out.insert(out.end(), {w.record, w.version, static_cast<std::uint64_t>(w.kind)});
-  for (const KeyRange& r : txn.range_reads) out.insert(out.end(), {r.first, r.last});
+  for (const LockRange& r : txn.range_reads) out.insert(out.end(), {r.first, r.last});
 }
 
 namespace {

@@ -31,7 +31,7 @@ struct RecordWrite {
 
 // The records [first, last] (lock ids of one table in one partition) read as
 // a whole: each row in it that the transaction did not note as read was absent to it.
-struct KeyRange {
+struct LockRange {
   LockId first = 0;
   LockId last = 0;
 };
@@ -40,7 +40,7 @@ struct CommittedTxn {
   TxnId id = 0;
   std::vector<RecordVersion> reads;   // version seen
   std::vector<RecordWrite> writes;    // version overwritten
-  std::vector<KeyRange> range_reads;  // scanned ranges
+  std::vector<LockRange> range_reads;  // scanned ranges
 };
 
 // A 2PC participant's vote on one attempt and the decision it then received.
