@@ -135,10 +135,10 @@ GlobalInput zipf_input() {
   return in;
 }
 
-enum class Algorithm { radix, sort_merge };
+enum class SharedAlgorithm { radix, sort_merge };
 
-JoinResult run_join(Algorithm algorithm, bool share, unsigned threads, const Relation& inner, const Relation& outer) {
-  if (algorithm == Algorithm::radix) {
+JoinResult run_join(SharedAlgorithm algorithm, bool share, unsigned threads, const Relation& inner, const Relation& outer) {
+  if (algorithm == SharedAlgorithm::radix) {
     RadixJoinConfig config;
     config.share_node_work = share;
     config.threads = threads;
@@ -161,7 +161,7 @@ void expect_matches(const JoinResult& result, const Expected& expected) {
   EXPECT_EQ(gather_pairs(result.pairs), expected.pairs);
 }
 
-class NodeSharingJoin : public ::testing::TestWithParam<Algorithm> {};
+class NodeSharingJoin : public ::testing::TestWithParam<SharedAlgorithm> {};
 
 TEST_P(NodeSharingJoin, SharedFragmentsAreChunkedOverTheNode) {
   const GlobalInput input = zipf_input();
@@ -173,7 +173,7 @@ TEST_P(NodeSharingJoin, SharedFragmentsAreChunkedOverTheNode) {
     expect_matches(result, expected);
     EXPECT_EQ(result.sharing.input_chunks, 6u);
     EXPECT_EQ(result.sharing.node_wide, cluster().node_size() > 1);
-    EXPECT_EQ(result.sharing.partitions_shared, GetParam() == Algorithm::radix && cluster().node_size() > 1);
+    EXPECT_EQ(result.sharing.partitions_shared, GetParam() == SharedAlgorithm::radix && cluster().node_size() > 1);
   }
 }
 
@@ -207,9 +207,9 @@ TEST_P(NodeSharingJoin, PrivateFragmentsOnAnyRankKeepChunksRankLocal) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothJoins, NodeSharingJoin, ::testing::Values(Algorithm::radix, Algorithm::sort_merge),
-                         [](const ::testing::TestParamInfo<Algorithm>& info) {
-                           return info.param == Algorithm::radix ? "radix" : "sort_merge";
+INSTANTIATE_TEST_SUITE_P(BothJoins, NodeSharingJoin, ::testing::Values(SharedAlgorithm::radix, SharedAlgorithm::sort_merge),
+                         [](const ::testing::TestParamInfo<SharedAlgorithm>& info) {
+                           return info.param == SharedAlgorithm::radix ? "radix" : "sort_merge";
                          });
 
 }  // namespace

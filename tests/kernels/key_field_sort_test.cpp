@@ -14,26 +14,26 @@ namespace {
 const std::size_t kLengths[] = {0,  1,  2,  3,   7,   8,   9,   15,  16,   17,   63,   64,    65,    127,
                                 128, 129, 191, 192, 200, 255, 256, 257, 1000, 4096, 4097, 16383, 16384, 16385};
 
-enum class Shape { random, sorted, reversed, all_equal, few_distinct, largest };
+enum class KeyShape { random, sorted, reversed, all_equal, few_distinct, largest };
 
-std::vector<std::uint32_t> make_u32(Shape shape, std::size_t n, std::uint64_t seed) {
+std::vector<std::uint32_t> make_u32(KeyShape shape, std::size_t n, std::uint64_t seed) {
   std::mt19937 rng(static_cast<std::uint32_t>(seed));
   std::vector<std::uint32_t> v(n);
   for (auto& x : v) x = rng();
   switch (shape) {
-    case Shape::random: break;
-    case Shape::sorted: std::sort(v.begin(), v.end()); break;
-    case Shape::reversed: std::sort(v.rbegin(), v.rend()); break;
-    case Shape::all_equal: std::fill(v.begin(), v.end(), 42u); break;
-    case Shape::few_distinct: for (auto& x : v) x %= 3; break;
-    case Shape::largest: for (auto& x : v) x = x % 3 == 0 ? 0xFFFFFFFFu : x; break;  // ties with the padding
+    case KeyShape::random: break;
+    case KeyShape::sorted: std::sort(v.begin(), v.end()); break;
+    case KeyShape::reversed: std::sort(v.rbegin(), v.rend()); break;
+    case KeyShape::all_equal: std::fill(v.begin(), v.end(), 42u); break;
+    case KeyShape::few_distinct: for (auto& x : v) x %= 3; break;
+    case KeyShape::largest: for (auto& x : v) x = x % 3 == 0 ? 0xFFFFFFFFu : x; break;  // ties with the padding
   }
   return v;
 }
 
 bool has_avx2() { return default_sort_path() == SortPath::avx2; }
 
-class SortU32Test : public ::testing::TestWithParam<std::tuple<SortPath, Shape>> {};
+class SortU32Test : public ::testing::TestWithParam<std::tuple<SortPath, KeyShape>> {};
 
 TEST_P(SortU32Test, SortsEveryLength) {
   const auto [path, shape] = GetParam();
@@ -50,8 +50,8 @@ TEST_P(SortU32Test, SortsEveryLength) {
 
 INSTANTIATE_TEST_SUITE_P(PathsAndShapes, SortU32Test,
                          ::testing::Combine(::testing::Values(SortPath::scalar, SortPath::avx2),
-                                            ::testing::Values(Shape::random, Shape::sorted, Shape::reversed,
-                                                              Shape::all_equal, Shape::few_distinct, Shape::largest)));
+                                            ::testing::Values(KeyShape::random, KeyShape::sorted, KeyShape::reversed,
+                                                              KeyShape::all_equal, KeyShape::few_distinct, KeyShape::largest)));
 
 // Values (key << shift | payload) with keys in [base, base + span].
 std::vector<std::uint64_t> make_values(std::size_t n, unsigned shift, std::uint64_t base, std::uint64_t span,

@@ -13,30 +13,30 @@ namespace {
 
 // The AVX2 path compares values below 2^62 as doubles (denormal below 2^52)
 // and others as biased signed integers: shapes on both sides of the line.
-enum class Shape { random, sorted, reversed, all_equal, few_distinct, top_bit, largest, compressed, below_2_62, crossing_2_62 };
+enum class RunShape { random, sorted, reversed, all_equal, few_distinct, top_bit, largest, compressed, below_2_62, crossing_2_62 };
 
-std::vector<std::uint64_t> make_input(Shape shape, std::size_t n, std::uint64_t seed) {
+std::vector<std::uint64_t> make_input(RunShape shape, std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<std::uint64_t> v(n);
   for (auto& x : v) x = rng();
   switch (shape) {
-    case Shape::random: break;
-    case Shape::sorted: std::sort(v.begin(), v.end()); break;
-    case Shape::reversed: std::sort(v.rbegin(), v.rend()); break;
-    case Shape::all_equal: std::fill(v.begin(), v.end(), 42); break;
-    case Shape::few_distinct: for (auto& x : v) x %= 3; break;
-    case Shape::top_bit: for (auto& x : v) x = (x % 5) | (x & 1 ? 0x8000000000000000ULL : 0); break;
-    case Shape::largest: for (auto& x : v) x = x % 3 == 0 ? ~0ULL : x; break;  // ties with the merge's padding
-    case Shape::compressed: for (auto& x : v) x >>= 14; break;
-    case Shape::below_2_62: for (auto& x : v) x = x % 3 == 0 ? (1ULL << 62) - 1 : x >> (2 + x % 40); break;
-    case Shape::crossing_2_62:  // 2^62, and bit patterns of infinity and NaNs (top bit clear)
+    case RunShape::random: break;
+    case RunShape::sorted: std::sort(v.begin(), v.end()); break;
+    case RunShape::reversed: std::sort(v.rbegin(), v.rend()); break;
+    case RunShape::all_equal: std::fill(v.begin(), v.end(), 42); break;
+    case RunShape::few_distinct: for (auto& x : v) x %= 3; break;
+    case RunShape::top_bit: for (auto& x : v) x = (x % 5) | (x & 1 ? 0x8000000000000000ULL : 0); break;
+    case RunShape::largest: for (auto& x : v) x = x % 3 == 0 ? ~0ULL : x; break;  // ties with the merge's padding
+    case RunShape::compressed: for (auto& x : v) x >>= 14; break;
+    case RunShape::below_2_62: for (auto& x : v) x = x % 3 == 0 ? (1ULL << 62) - 1 : x >> (2 + x % 40); break;
+    case RunShape::crossing_2_62:  // 2^62, and bit patterns of infinity and NaNs (top bit clear)
       for (auto& x : v) x = x % 7 == 0 ? 1ULL << 62 : x % 7 == 1 ? 0x7FF0000000000000ULL + (x & 0xFF) : x >> (3 + x % 40);
       break;
   }
   return v;
 }
 
-class SortRunTest : public ::testing::TestWithParam<std::tuple<SortPath, Shape>> {};
+class SortRunTest : public ::testing::TestWithParam<std::tuple<SortPath, RunShape>> {};
 
 TEST_P(SortRunTest, SortsEveryLength) {
   const auto [path, shape] = GetParam();
@@ -59,10 +59,10 @@ TEST_P(SortRunTest, SortsEveryLength) {
 
 INSTANTIATE_TEST_SUITE_P(PathsAndShapes, SortRunTest,
                          ::testing::Combine(::testing::Values(SortPath::scalar, SortPath::avx2),
-                                            ::testing::Values(Shape::random, Shape::sorted, Shape::reversed,
-                                                              Shape::all_equal, Shape::few_distinct, Shape::top_bit,
-                                                              Shape::largest, Shape::compressed, Shape::below_2_62,
-                                                              Shape::crossing_2_62)));
+                                            ::testing::Values(RunShape::random, RunShape::sorted, RunShape::reversed,
+                                                              RunShape::all_equal, RunShape::few_distinct, RunShape::top_bit,
+                                                              RunShape::largest, RunShape::compressed, RunShape::below_2_62,
+                                                              RunShape::crossing_2_62)));
 
 // With denormals read as zero (as -ffast-math code may set), values below
 // 2^52 would all compare equal as doubles: the sort must notice and still
@@ -70,7 +70,7 @@ INSTANTIATE_TEST_SUITE_P(PathsAndShapes, SortRunTest,
 TEST(SortRun, DenormalsAreZeroModeStillSorts) {
   if (default_sort_path() != SortPath::avx2) GTEST_SKIP() << "no AVX2 on this CPU";
   const std::size_t n = 4097;
-  std::vector<std::uint64_t> in = make_input(Shape::compressed, n, 5), expected = in, out(n), scratch(n);
+  std::vector<std::uint64_t> in = make_input(RunShape::compressed, n, 5), expected = in, out(n), scratch(n);
   std::sort(expected.begin(), expected.end());
   const unsigned saved = _mm_getcsr();
   _mm_setcsr(saved | 0x40);  // DAZ
@@ -88,7 +88,7 @@ TEST(MergeTwo, MergesAnyLengthsOnBothPaths) {
     for (std::size_t na : {0u, 1u, 3u, 4u, 5u, 9u, 15u, 16u, 17u, 33u, 64u, 1001u}) {
       for (std::size_t nb : {0u, 2u, 4u, 7u, 8u, 16u, 31u, 48u, 333u}) {
         for (std::uint64_t modulo : {3ULL, 1000000ULL, 1ULL << 62, 1ULL << 63}) {
-          std::vector<std::uint64_t> a = make_input(Shape::random, na, na * 31 + nb), b = make_input(Shape::random, nb, nb);
+          std::vector<std::uint64_t> a = make_input(RunShape::random, na, na * 31 + nb), b = make_input(RunShape::random, nb, nb);
           for (auto& x : a) x %= modulo;
           for (auto& x : b) x %= modulo;
           std::sort(a.begin(), a.end());

@@ -27,7 +27,7 @@ JoinFacts facts_for(std::uint64_t inner, std::uint64_t outer, int ranks) {
   return f;
 }
 
-Calibration rates() {
+Calibration calibration_rates() {
   Calibration c;
   c.scan = 500e6;
   c.partition = 150e6;
@@ -90,7 +90,7 @@ TEST(JoinShape, TakesEachJoinsOwnKnobsFromItsPlan) {
 }
 
 TEST(PredictJoin, EachAlgorithmGetsItsOwnModel) {
-  const Calibration c = rates();
+  const Calibration c = calibration_rates();
   JoinShape shape;
   shape.cluster = kCluster;
   const double n = 64e6;
@@ -106,7 +106,7 @@ TEST(PredictJoin, EachAlgorithmGetsItsOwnModel) {
 // The model's setting: threads per machine from the cluster, the window set-up
 // from the calibration, and a rank's sub-ranges shared by its threads.
 TEST(PredictJoin, MatchesTheModelsWithTheClustersSetting) {
-  const Calibration c = rates();
+  const Calibration c = calibration_rates();
   JoinShape shape;
   shape.cluster = kCluster;
   shape.tuple_bytes = 8;
@@ -127,7 +127,7 @@ TEST(PredictJoin, MatchesTheModelsWithTheClustersSetting) {
 }
 
 TEST(PredictJoin, BroadcastChunksComeFromTheShape) {
-  const Calibration c = rates();
+  const Calibration c = calibration_rates();
   JoinShape shape;
   shape.cluster = kCluster;
   shape.chunk_bytes = 1 << 20;

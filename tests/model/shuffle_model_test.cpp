@@ -10,7 +10,7 @@
 namespace hpcdb {
 namespace {
 
-ShuffleRates rates() {
+ShuffleRates shuffle_rates() {
   ShuffleRates r;
   r.count = {400e6, 200e6};
   r.partition = {100e6, 50e6};
@@ -28,7 +28,7 @@ ShuffleModelSetting one_node_two_ranks() {
 }
 
 TEST(ShuffleModel, OneNodeStreamingAddsPartitionCopyAndConsumer) {
-  const ModelPrediction m = predict_shuffle(one_node_two_ranks(), rates());
+  const ModelPrediction m = predict_shuffle(one_node_two_ranks(), shuffle_rates());
   EXPECT_DOUBLE_EQ(m.seconds_of("partition"), 0.32);  // 32M rows at 100M/s
   EXPECT_DOUBLE_EQ(m.seconds_of("copy"), 0.0512);     // half of them, 256 MB at 5 GB/s
   EXPECT_DOUBLE_EQ(m.seconds_of("consume"), 0.16);    // 32M received at 200M/s
@@ -40,7 +40,7 @@ TEST(ShuffleModel, OneNodeStreamingAddsPartitionCopyAndConsumer) {
 TEST(ShuffleModel, TheBaselineCountsFirstAndOverlapsNothing) {
   ShuffleModelSetting s = one_node_two_ranks();
   s.streaming = false;
-  const ModelPrediction m = predict_shuffle(s, rates());
+  const ModelPrediction m = predict_shuffle(s, shuffle_rates());
   EXPECT_DOUBLE_EQ(m.seconds_of("count"), 0.08);
   EXPECT_DOUBLE_EQ(m.seconds, 0.6112);
 }
@@ -48,13 +48,13 @@ TEST(ShuffleModel, TheBaselineCountsFirstAndOverlapsNothing) {
 TEST(ShuffleModel, NoCopyWhenRowsAreWrittenIntoTheDestination) {
   ShuffleModelSetting s = one_node_two_ranks();
   s.copies_on_node = 0;
-  EXPECT_DOUBLE_EQ(predict_shuffle(s, rates()).seconds, 0.48);
+  EXPECT_DOUBLE_EQ(predict_shuffle(s, shuffle_rates()).seconds, 0.48);
 }
 
 TEST(ShuffleModel, SkewMakesTheBusiestReceiverConsumeAndCopyMore) {
   ShuffleModelSetting s = one_node_two_ranks();
   s.busiest_receive_share = 1;  // every row to one rank
-  const ModelPrediction m = predict_shuffle(s, rates());
+  const ModelPrediction m = predict_shuffle(s, shuffle_rates());
   EXPECT_DOUBLE_EQ(m.seconds_of("consume"), 0.32);
   EXPECT_DOUBLE_EQ(m.seconds_of("copy"), 0.1024);
 }
@@ -64,12 +64,12 @@ TEST(ShuffleModel, EmulatedHostsAreNetworkBound) {
   s.rows = 32e6;
   s.ranks = 4;
   s.machines = 4;
-  const ModelPrediction overlapped = predict_shuffle(s, rates());
+  const ModelPrediction overlapped = predict_shuffle(s, shuffle_rates());
   EXPECT_DOUBLE_EQ(overlapped.seconds_of("network"), 0.768);  // 3/4 of 8M rows x 16 B at 125 MB/s
   EXPECT_DOUBLE_EQ(overlapped.seconds_of("copy"), 0);
   EXPECT_DOUBLE_EQ(overlapped.seconds, 0.768);
   EXPECT_TRUE(overlapped.network_bound);
-  ShuffleRates shared = rates();
+  ShuffleRates shared = shuffle_rates();
   shared.network_shares_cores = true;
   EXPECT_DOUBLE_EQ(predict_shuffle(s, shared).seconds, 0.768 + 0.08 + 0.04);
 }
@@ -83,7 +83,7 @@ TEST(ShuffleModel, RatesBetweenTheCalibratedWidthsAreInterpolated) {
 }
 
 TEST(ShuffleModel, AMissingFigureIsNamed) {
-  ShuffleRates r = rates();
+  ShuffleRates r = shuffle_rates();
   r.copy_bandwidth = 0;
   try {
     predict_shuffle(one_node_two_ranks(), r);
@@ -93,10 +93,10 @@ TEST(ShuffleModel, AMissingFigureIsNamed) {
   }
   ShuffleModelSetting s = one_node_two_ranks();
   s.machines = 2;
-  r = rates();
+  r = shuffle_rates();
   r.network_bandwidth = 0;
   EXPECT_THROW(predict_shuffle(s, r), UsageError);
-  r = rates();
+  r = shuffle_rates();
   r.partition.rows_per_second_64 = 0;
   EXPECT_THROW(predict_shuffle(one_node_two_ranks(), r), UsageError);
 }

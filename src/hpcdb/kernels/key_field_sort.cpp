@@ -45,7 +45,7 @@ struct U32x8 {
 };
 
 template <int R>
-HPCDB_TARGET_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
+HPCDB_TARGET_AVX2 inline void reverse_u32_values(const __m256i v[R], __m256i reversed[R]) {
   const __m256i order = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
   for (int k = 0; k < R; ++k) reversed[k] = _mm256_permutevar8x32_epi32(v[R - 1 - k], order);
 }
@@ -54,9 +54,9 @@ HPCDB_TARGET_AVX2 inline void reverse_values(const __m256i v[R], __m256i reverse
 template <int R>
 HPCDB_TARGET_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
   __m256i d[R];
-  reverse_values<R>(y, d);
+  reverse_u32_values<R>(y, d);
   bitonic::merge<U32x8, R>(x, d);
-  reverse_values<R>(d, y);
+  reverse_u32_values<R>(d, y);
 }
 
 // Sorts the 64 values of v[0..7] into one ascending run (v[0] lowest): an

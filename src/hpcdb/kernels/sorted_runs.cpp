@@ -100,7 +100,7 @@ struct DoubleLanes {
 
 // The 4R values of v in reverse order.
 template <int R>
-HPCDB_TARGET_AVX2 inline void reverse_values(const __m256i v[R], __m256i reversed[R]) {
+HPCDB_TARGET_AVX2 inline void reverse_u64_values(const __m256i v[R], __m256i reversed[R]) {
   for (int k = 0; k < R; ++k) reversed[k] = _mm256_permute4x64_epi64(v[R - 1 - k], 0x1B);
 }
 
@@ -108,9 +108,9 @@ HPCDB_TARGET_AVX2 inline void reverse_values(const __m256i v[R], __m256i reverse
 template <class Domain, int R>
 HPCDB_TARGET_AVX2 inline void merge_ascending(__m256i x[R], __m256i y[R]) {
   __m256i d[R];
-  reverse_values<R>(y, d);
+  reverse_u64_values<R>(y, d);
   bitonic::merge<Domain, R>(x, d);
-  reverse_values<R>(d, y);
+  reverse_u64_values<R>(d, y);
 }
 
 // Sorts 16 values held in four registers into one ascending run (v0
@@ -182,7 +182,7 @@ struct DomainMerge {
   }
   HPCDB_TARGET_AVX2 static Block reversed(const Block& block) {
     Block r;
-    reverse_values<R>(block.v, r.v);
+    reverse_u64_values<R>(block.v, r.v);
     return r;
   }
   HPCDB_TARGET_AVX2 static void merge(Block& x, Block& d) { bitonic::merge<Domain, R>(x.v, d.v); }

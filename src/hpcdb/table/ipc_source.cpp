@@ -11,12 +11,12 @@
 namespace hpcdb {
 namespace {
 
-std::string cannot_read(const std::string& path) { return "cannot read Arrow IPC file '" + path + "'"; }
+std::string cannot_read_ipc(const std::string& path) { return "cannot read Arrow IPC file '" + path + "'"; }
 
-std::shared_ptr<arrow::ipc::RecordBatchFileReader> open_reader(const std::string& path) {
+std::shared_ptr<arrow::ipc::RecordBatchFileReader> open_ipc_reader(const std::string& path) {
   try {
-    auto file = value_of(arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ), cannot_read(path));
-    return value_of(arrow::ipc::RecordBatchFileReader::Open(file), cannot_read(path));
+    auto file = value_of(arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ), cannot_read_ipc(path));
+    return value_of(arrow::ipc::RecordBatchFileReader::Open(file), cannot_read_ipc(path));
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -33,27 +33,27 @@ class IpcSource : public UnitFileSource {
   TableFormat format() const override { return TableFormat::arrow_ipc; }
 
  private:
-  std::shared_ptr<arrow::Schema> read_schema(const std::string& path) override { return open_reader(path)->schema(); }
+  std::shared_ptr<arrow::Schema> read_schema(const std::string& path) override { return open_ipc_reader(path)->schema(); }
 
   FileUnits describe_file(const std::string& path) override {
-    auto reader = open_reader(path);
+    auto reader = open_ipc_reader(path);
     require_first_schema(path, *reader->schema());
     FileUnits units;
     const std::vector<int> columns = projected_indices();
     for (int b = 0; b < reader->num_record_batches(); ++b) {
-      auto batch = value_of(reader->ReadRecordBatch(b), cannot_read(path));
+      auto batch = value_of(reader->ReadRecordBatch(b), cannot_read_ipc(path));
       units.unit_rows.push_back(static_cast<std::uint64_t>(batch->num_rows()));
-      units.projected_bytes += batch_bytes(*value_of(batch->SelectColumns(columns), cannot_read(path)));
+      units.projected_bytes += batch_bytes(*value_of(batch->SelectColumns(columns), cannot_read_ipc(path)));
     }
     return units;
   }
 
   void read_units(const std::string& path, const std::vector<int>& units, BatchAppender& append) override {
-    auto reader = open_reader(path);
+    auto reader = open_ipc_reader(path);
     const std::vector<int> columns = projected_indices();
     for (int u : units) {
-      auto batch = value_of(reader->ReadRecordBatch(u), cannot_read(path));
-      append(value_of(batch->SelectColumns(columns), cannot_read(path)), cannot_read(path));
+      auto batch = value_of(reader->ReadRecordBatch(u), cannot_read_ipc(path));
+      append(value_of(batch->SelectColumns(columns), cannot_read_ipc(path)), cannot_read_ipc(path));
     }
   }
 };

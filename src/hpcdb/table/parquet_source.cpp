@@ -14,20 +14,20 @@
 namespace hpcdb {
 namespace {
 
-std::string cannot_read(const std::string& path) { return "cannot read Parquet file '" + path + "'"; }
+std::string cannot_read_parquet(const std::string& path) { return "cannot read Parquet file '" + path + "'"; }
 
-std::unique_ptr<parquet::arrow::FileReader> open_reader(const std::string& path) {
-  std::shared_ptr<arrow::io::ReadableFile> file = value_of(arrow::io::ReadableFile::Open(path), cannot_read(path));
+std::unique_ptr<parquet::arrow::FileReader> open_parquet_reader(const std::string& path) {
+  std::shared_ptr<arrow::io::ReadableFile> file = value_of(arrow::io::ReadableFile::Open(path), cannot_read_parquet(path));
   parquet::ArrowReaderProperties properties(false);
   properties.set_pre_buffer(true);
   properties.set_batch_size(std::int64_t{1} << 16);
   parquet::arrow::FileReaderBuilder builder;
   try {
-    check_arrow(builder.Open(file), cannot_read(path));
+    check_arrow(builder.Open(file), cannot_read_parquet(path));
     builder.properties(properties);
-    return value_of(builder.Build(), cannot_read(path));
+    return value_of(builder.Build(), cannot_read_parquet(path));
   } catch (const parquet::ParquetException& e) {
-    throw UsageError(cannot_read(path) + ": " + e.what());
+    throw UsageError(cannot_read_parquet(path) + ": " + e.what());
   } catch (const Error& e) {
     throw UsageError(e.what());
   }
@@ -51,11 +51,11 @@ class ParquetSource : public UnitFileSource {
 
  private:
   std::shared_ptr<arrow::Schema> read_schema(const std::string& path) override {
-    return schema_of(*open_reader(path), path);
+    return schema_of(*open_parquet_reader(path), path);
   }
 
   FileUnits describe_file(const std::string& path) override {
-    auto reader = open_reader(path);
+    auto reader = open_parquet_reader(path);
     require_first_schema(path, *schema_of(*reader, path));
     const std::vector<int> leaves = leaf_columns(*reader, path);
     const std::shared_ptr<parquet::FileMetaData> meta = reader->parquet_reader()->metadata();
@@ -71,19 +71,19 @@ class ParquetSource : public UnitFileSource {
   }
 
   void read_units(const std::string& path, const std::vector<int>& units, BatchAppender& append) override {
-    auto reader = open_reader(path);
+    auto reader = open_parquet_reader(path);
     const std::vector<int> leaves = leaf_columns(*reader, path);
     try {
       std::unique_ptr<arrow::RecordBatchReader> batches =
-          value_of(reader->GetRecordBatchReader(units, leaves), cannot_read(path));
+          value_of(reader->GetRecordBatchReader(units, leaves), cannot_read_parquet(path));
       for (;;) {
         std::shared_ptr<arrow::RecordBatch> batch;
-        check_arrow(batches->ReadNext(&batch), cannot_read(path));
+        check_arrow(batches->ReadNext(&batch), cannot_read_parquet(path));
         if (!batch) break;
-        append(batch, cannot_read(path));
+        append(batch, cannot_read_parquet(path));
       }
     } catch (const parquet::ParquetException& e) {
-      throw UsageError(cannot_read(path) + ": " + e.what());
+      throw UsageError(cannot_read_parquet(path) + ": " + e.what());
     }
   }
 

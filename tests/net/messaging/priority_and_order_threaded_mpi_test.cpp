@@ -18,7 +18,7 @@
 namespace hpcdb::testing {
 namespace {
 
-constexpr EndpointId kData = 3;
+constexpr EndpointId kOrderedData = 3;
 constexpr int kPerClass = 40;
 
 struct HandlingOrder {
@@ -51,7 +51,7 @@ std::pair<int, int> handling_order(PriorityPolicy policy, unsigned weight) {
   HandlingOrder order;
   TrafficLedger ledger(c.size());
   MessageLayer layer(c, config);
-  layer.register_handler(kData, [&](Message& m) {
+  layer.register_handler(kOrderedData, [&](Message& m) {
     ledger.note_received(m.source(), m.payload());
     if (m.source() != 0) return;
     std::lock_guard lock(order.mutex);
@@ -65,7 +65,7 @@ std::pair<int, int> handling_order(PriorityPolicy policy, unsigned weight) {
           OutgoingBuffer b = layer.acquire(100);
           fill_payload(b.data(), 100, rng());
           ledger.note_sent(t, {b.data(), 100});
-          layer.send(std::move(b), t, kData, {.priority = p});
+          layer.send(std::move(b), t, kOrderedData, {.priority = p});
         }
       }
     }
@@ -129,7 +129,7 @@ TEST(MessagePriority, LatencySensitiveOvertakesAFloodWithNetworkThreads) {
   int flood_handled = 0;
   std::vector<int> flood_before_marker;  // at rank 1
   MessageLayer layer(c, config);
-  layer.register_handler(kData, [&](Message& m) {
+  layer.register_handler(kOrderedData, [&](Message& m) {
     ledger.note_received(m.source(), m.payload());
     std::unique_lock lock(mutex);
     markers_queued_changed.wait(lock, [&] { return markers_queued; });
@@ -146,12 +146,12 @@ TEST(MessagePriority, LatencySensitiveOvertakesAFloodWithNetworkThreads) {
       fill_payload(flood.back().data(), kFloodBytes, mix(static_cast<std::uint64_t>(k)));
       ledger.note_sent(1, {flood.back().data(), kFloodBytes});
     }
-    for (OutgoingBuffer& b : flood) layer.send(std::move(b), 1, kData, {.priority = Priority::best_effort});
+    for (OutgoingBuffer& b : flood) layer.send(std::move(b), 1, kOrderedData, {.priority = Priority::best_effort});
     for (int k = 0; k < kMarkers; ++k) {
       OutgoingBuffer b = layer.acquire(64);
       fill_payload(b.data(), 64, mix(1000000u + static_cast<std::uint64_t>(k)));
       ledger.note_sent(1, {b.data(), 64});
-      layer.send(std::move(b), 1, kData, {.priority = Priority::latency});
+      layer.send(std::move(b), 1, kOrderedData, {.priority = Priority::latency});
     }
   }
   MPI_Barrier(c.world());  // rank 0 has queued everything
@@ -182,7 +182,7 @@ void send_stream(MessageLayer& layer, TrafficLedger& ledger, std::uint32_t strea
       fill_payload(b.data(), size, mix(stream * 1000003ull + seq));
       std::memcpy(b.data(), &seq, sizeof seq);
       ledger.note_sent(t, {b.data(), size});
-      layer.send(std::move(b), t, kData, {.stream = stream, .sequence = seq});
+      layer.send(std::move(b), t, kOrderedData, {.stream = stream, .sequence = seq});
     }
   }
 }
@@ -214,7 +214,7 @@ TEST(MessageOrder, ReordererRestoresShuffledStreams) {
     ledger.note_received(m.source(), m.payload());
   });
   MessageLayer layer(c, config);
-  layer.register_handler(kData, [&](Message& m) { reorderer.push(m); });
+  layer.register_handler(kOrderedData, [&](Message& m) { reorderer.push(m); });
   constexpr std::uint64_t kMessages = 120;
   std::vector<std::uint64_t> order(kMessages);
   std::iota(order.begin(), order.end(), 0);

@@ -13,7 +13,7 @@
 namespace hpcdb {
 namespace {
 
-constexpr std::size_t kJoinBlock = 32768;  // S tuples joined between two looks at the network
+constexpr std::size_t kBroadcastJoinBlock = 32768;  // S tuples joined between two looks at the network
 
 }  // namespace
 
@@ -83,7 +83,7 @@ void BroadcastJoin::run_with(const Format& format, const Relation& inner, const 
   auto* values = static_cast<Stored*>(visiting_.data());
   const auto join_arrived = [&](std::span<const std::byte> bytes, bool last) {
     if (last) run.phase(sorted_join_phase::end);
-    join_chunk(directory, bytes, values, scratch, kJoinBlock, matches, [&] {
+    join_chunk(directory, bytes, values, scratch, kBroadcastJoinBlock, matches, [&] {
       if (stream_) stream_->progress();
     });
   };

@@ -12,7 +12,7 @@ namespace hpcdb {
 namespace {
 
 // S tuples joined between two looks at the ring.
-constexpr std::size_t kJoinBlock = 32768;
+constexpr std::size_t kCycloJoinBlock = 32768;
 
 }  // namespace
 
@@ -65,7 +65,7 @@ void CycloJoin::run_with(const Format& format, const Relation& inner, const Rela
     if (cycle > 0) part_tuples = ring_->wait_for_part(cycle) / sizeof(Stored);
     ring_->begin_cycle(cycle, part_tuples * sizeof(Stored));
     join_visiting_part(format, r, nr, reinterpret_cast<const Stored*>(ring_->buffer(cycle)), part_tuples, presort,
-                       static_cast<Stored*>(visiting_.data()), scratch, kJoinBlock, matches, [&] { ring_->progress(); });
+                       static_cast<Stored*>(visiting_.data()), scratch, kCycloJoinBlock, matches, [&] { ring_->progress(); });
     ring_->end_cycle();
   }
   run.take_matches(std::move(matches));

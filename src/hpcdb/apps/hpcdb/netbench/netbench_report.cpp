@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "hpcdb/apps/hpcdb/report_units.hpp"
 #include "hpcdb/core/statistics.hpp"
 #include "hpcdb/core/units.hpp"
 
@@ -17,7 +18,6 @@ std::string size_text(std::size_t bytes) {
 }
 
 using Format = std::string (*)(double);
-std::string megabytes(double bytes_per_second) { return fmt::format("{:.1f}", bytes_per_second / 1e6); }
 std::string microseconds(double seconds) { return fmt::format("{:.2f}", seconds * 1e6); }
 
 // One row per size, one column per series.

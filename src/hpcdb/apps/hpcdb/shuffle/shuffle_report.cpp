@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 
+#include "hpcdb/apps/hpcdb/report_units.hpp"
 #include "hpcdb/core/units.hpp"
 
 namespace hpcdb {
@@ -122,7 +123,6 @@ nlohmann::ordered_json model_json(const ModelPrediction& m, double measured) {
           {"phases", phases}};
 }
 
-std::string megabytes(double bytes_per_second) { return fmt::format("{:.1f}", bytes_per_second / 1e6); }
 
 std::string spread_text(const Spread3& s) {
   return fmt::format("{} ({}-{})", megabytes(s.mean), megabytes(s.min), megabytes(s.max));
