@@ -44,15 +44,15 @@ test: python-test
 	@$(MAKE) --no-print-directory sanitize
 	@$(MAKE) --no-print-directory tsan
 
-# The Python package's tests run here (sanitizer builds leave the package out),
-# and the command line's script on 2 ranks (its memory bounds hold for the
-# uninstrumented program only).
+# Unit and MPI tests, and each end-to-end script at the rank counts the
+# sanitizer build leaves to it (label release: every count but one, and the
+# Python package's tests, which sanitizer builds leave out).
 release-test: build
-	cd $(BUILD) && $(CTEST) -L 'unit|mpi' && $(CTEST) -R '^(python_package_.*|cli_2_ranks)$$'
+	cd $(BUILD) && $(CTEST) -L '^(unit|mpi|release)$$'
 
 # AddressSanitizer and UndefinedBehaviorSanitizer over every test: unit and MPI
-# tests (1 to 4 ranks), the fuzz corpus replays and the command line's
-# end-to-end scripts, which run the sanitized program (-O1, line tables only).
+# tests (1 to 4 ranks), the fuzz corpus replays and the end-to-end scripts
+# (each at one rank count), which run the sanitized program (-O1, line tables only).
 # Every finding fails its test; leak checks are off (Open MPI's allocations at
 # exit are not ours to free).
 ASAN_BUILD ?= build-asan

@@ -4,6 +4,7 @@
 # raised alike on every rank, and the documentation's examples.
 # Usage: python_package_test.sh path/to/hpcdb (RANKS, HPCDB_PYTHON: the project's .venv Python)
 # ctest-ranks: 1 2 3
+# ctest-sanitized-ranks: none
 # ctest-timeout: 900
 set -u
 package=$(cd "$(dirname "$1")" && pwd)/python
