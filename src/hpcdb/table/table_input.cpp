@@ -99,4 +99,13 @@ std::string to_string(TableFormat format) {
   return "unknown";
 }
 
+std::string display_name(TableFormat format) {
+  switch (format) {
+    case TableFormat::parquet: return "Parquet";
+    case TableFormat::csv: return "CSV";
+    case TableFormat::arrow_ipc: return "Arrow IPC";
+  }
+  return "table";
+}
+
 }  // namespace hpcdb

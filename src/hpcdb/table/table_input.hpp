@@ -29,6 +29,7 @@ std::vector<std::string> input_files(const std::string& path);
 TableFormat format_of_file(const std::string& path);
 TableFormat format_of_files(const std::vector<std::string>& files, const std::string& path);
 
-std::string to_string(TableFormat format);
+std::string to_string(TableFormat format);     // as in options: "parquet", "csv", "arrow"
+std::string display_name(TableFormat format);  // as in messages: "Parquet", "CSV", "Arrow IPC"
 
 }  // namespace hpcdb

@@ -5,18 +5,6 @@
 #include "hpcdb/table/rank_exchange.hpp"
 
 namespace hpcdb {
-namespace {
-
-std::string format_name(TableFormat format) {
-  switch (format) {
-    case TableFormat::parquet: return "Parquet";
-    case TableFormat::csv: return "CSV";
-    case TableFormat::arrow_ipc: return "Arrow IPC";
-  }
-  return "table";
-}
-
-}  // namespace
 
 void BatchAppender::operator()(const std::shared_ptr<arrow::RecordBatch>& batch, const std::string& what) {
   if (batch->num_rows() == 0) return;
@@ -69,7 +57,7 @@ DistributedTable UnitFileSource::read(ProgressLine* progress) {
 
 void UnitFileSource::require_first_schema(const std::string& path, const arrow::Schema& schema) const {
   if (schema.Equals(*file_schema_, false)) return;
-  throw UsageError(format_name(format()) + " files of the " + label_ + " table differ in their schema: '" +
+  throw UsageError(display_name(format()) + " files of the " + label_ + " table differ in their schema: '" +
                    files_.front() + "' has " + file_schema_->ToString() + ", '" + path + "' has " + schema.ToString());
 }
 
