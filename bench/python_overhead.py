@@ -10,8 +10,9 @@ Python: `hpcdb.read_parquet` of the same columns, then the time of the
 `hpcdb.join(...)` call around it (the slowest rank), the tables handed in
 and the result handed out through the Arrow C stream interface. Also both
 from the files on: the command line's whole run, Python's reads and join.
-Medians over --repeat rounds; the ratios are Python's medians over the
-command line's.
+Each round prints both runs' phases (the slowest rank's seconds). Medians
+over --repeat rounds; the ratios are Python's medians over the command
+line's.
 Run it on a quiet machine.
 """
 import argparse
@@ -38,7 +39,7 @@ end = time.perf_counter()
 everyone = hpcdb.gather(__import__("pyarrow").table({{"s": [end - start], "all": [end - read_start]}}))
 if hpcdb.rank() == 0:
     print(json.dumps({{"seconds": max(everyone["s"].to_pylist()), "with_read": max(everyone["all"].to_pylist()),
-                      "rows": report["result_rows"]}}))
+                      "rows": report["result_rows"], "phases": {{p["name"]: p["seconds"] for p in report["phases"]}}}}))
 """
 
 
@@ -49,7 +50,8 @@ def run_cli(args, lineitem, orders):
                         "--json", report.name], check=True, env=MPI_ENV, stdout=subprocess.DEVNULL)
         doc = json.load(open(report.name))
     read = doc["phases"].get("read", {}).get("max", 0.0)
-    return doc["seconds"] - read, doc["seconds"], doc["result_rows"]
+    phases = {name: p["max"] for name, p in doc["phases"].items() if name != "read"}
+    return doc["seconds"] - read, doc["seconds"], doc["result_rows"], phases
 
 
 def run_python(lineitem, orders):
@@ -57,7 +59,7 @@ def run_python(lineitem, orders):
     done = subprocess.run(["mpirun", "--oversubscribe", "--bind-to", "none", "-np", "2", sys.executable, "-c", job,
                            lineitem, orders], check=True, env=MPI_ENV, capture_output=True, text=True)
     doc = json.loads(done.stdout.strip().splitlines()[-1])
-    return doc["seconds"], doc["with_read"], doc["rows"]
+    return doc["seconds"], doc["with_read"], doc["rows"], doc["phases"]
 
 
 def main():
@@ -69,8 +71,8 @@ def main():
     lineitem, orders = generate(args.scale, os.path.join(ROOT, "bench", "data", f"tpch-sf{args.scale}"))
     cli, python, cli_all, python_all = [], [], [], []
     for round_ in range(args.repeat):
-        cli_seconds, cli_with_read, cli_rows = run_cli(args, lineitem, orders)
-        py_seconds, py_with_read, py_rows = run_python(lineitem, orders)
+        cli_seconds, cli_with_read, cli_rows, cli_phases = run_cli(args, lineitem, orders)
+        py_seconds, py_with_read, py_rows, py_phases = run_python(lineitem, orders)
         if cli_rows != py_rows:
             sys.exit(f"the command line's {cli_rows} result rows differ from Python's {py_rows}")
         cli.append(cli_seconds)
@@ -79,6 +81,8 @@ def main():
         python_all.append(py_with_read)
         print(f"round {round_ + 1}: join in memory: command line {cli_seconds:.3f} s, Python {py_seconds:.3f} s; "
               f"read and join: {cli_with_read:.3f} s, {py_with_read:.3f} s ({py_rows} rows)", flush=True)
+        for name in cli_phases:
+            print(f"  {name:12s} command line {cli_phases[name]:.3f} s, Python {py_phases.get(name, float('nan')):.3f} s")
     for what, a, b in (("join in memory", cli, python), ("read and join", cli_all, python_all)):
         print(f"median, {what}: command line {statistics.median(a):.3f} s, Python {statistics.median(b):.3f} s, "
               f"Python / command line = {statistics.median(b) / statistics.median(a):.3f}")

@@ -22,6 +22,22 @@ list(TRANSFORM hpcdb_tsan_names PREPEND "*")
 list(TRANSFORM hpcdb_tsan_names APPEND "*")
 list(JOIN hpcdb_tsan_names ":" hpcdb_tsan_filter)
 
+# Only the test files that hold a test the filter selects are compiled into
+# the unit and serialized MPI suites of this build (a test whose name matches
+# on its TEST line): the others would be built to be skipped.
+list(JOIN hpcdb_tsan_names "|" hpcdb_tsan_name_regex)
+string(REPLACE "*" "" hpcdb_tsan_name_regex "${hpcdb_tsan_name_regex}")
+function(hpcdb_keep_tsan_test_files sources_var)
+  set(kept "")
+  foreach(source ${${sources_var}})
+    file(STRINGS ${source} selected REGEX "^ *TEST(_F|_P)?\\(.*(${hpcdb_tsan_name_regex})")
+    if(selected)
+      list(APPEND kept ${source})
+    endif()
+  endforeach()
+  set(${sources_var} ${kept} PARENT_SCOPE)
+endfunction()
+
 find_program(HPCDB_OMPI_INFO ompi_info REQUIRED)
 execute_process(COMMAND ${HPCDB_OMPI_INFO} --path pkglibdir --parsable OUTPUT_VARIABLE pkglibdir OUTPUT_STRIP_TRAILING_WHITESPACE)
 string(REGEX REPLACE "^path:pkglibdir:" "" pkglibdir "${pkglibdir}")
@@ -34,7 +50,7 @@ set(sanitizer_environment
 
 function(hpcdb_thread_sanitizer_tests)
   add_test(NAME tsan_unit_tests COMMAND hpcdb_unit_tests --gtest_brief=1 --gtest_filter=${hpcdb_tsan_filter})
-  set_tests_properties(tsan_unit_tests PROPERTIES TIMEOUT 900 LABELS unit ENVIRONMENT "${sanitizer_environment}")
+  set_tests_properties(tsan_unit_tests PROPERTIES TIMEOUT 900 COST 1000 LABELS unit ENVIRONMENT "${sanitizer_environment}")
   foreach(ranks 1 2)
     mpi_test(tsan_mpi_tests_${ranks}_ranks ${ranks} hpcdb_mpi_tests --gtest_brief=1 --gtest_filter=${hpcdb_tsan_filter})
   endforeach()
