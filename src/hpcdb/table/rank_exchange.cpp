@@ -21,32 +21,26 @@ std::vector<std::uint64_t> exclusive_offsets(const std::vector<std::uint64_t>& s
 
 }  // namespace
 
-ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::span<const std::byte>>& blocks,
-                               std::uint64_t& bytes_sent) {
+void exchange_spans(const Cluster& cluster, const std::vector<std::span<const std::byte>>& outgoing,
+                    const std::vector<std::span<std::byte>>& incoming, std::uint64_t& bytes_sent) {
   const MPI_Comm world = cluster.world();
   const int ranks = cluster.size(), me = cluster.rank();
-  if (blocks.size() != static_cast<std::size_t>(ranks)) throw Error("exchange_blocks: one block per rank expected");
-  std::vector<std::uint64_t> send_sizes(blocks.size()), receive_sizes(blocks.size());
-  for (std::size_t d = 0; d < blocks.size(); ++d) send_sizes[d] = blocks[d].size();
-  MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T, world);
-  ReceivedBlocks received;
-  received.offsets = exclusive_offsets(receive_sizes);
-  received.bytes.resize(received.offsets.back());
-
+  if (outgoing.size() != static_cast<std::size_t>(ranks) || incoming.size() != static_cast<std::size_t>(ranks)) {
+    throw Error("exchange_spans: one block per rank expected");
+  }
   std::vector<MPI_Request> requests;
   // Receives first, from every rank in the order it sends.
   for (int k = 1; k < ranks; ++k) {
-    const int source = (me - k + ranks) % ranks;
-    std::byte* at = received.bytes.data() + received.offsets[static_cast<std::size_t>(source)];
-    for (std::uint64_t done = 0; done < receive_sizes[static_cast<std::size_t>(source)]; done += kMessageBytes) {
-      const auto n = static_cast<int>(std::min(kMessageBytes, receive_sizes[static_cast<std::size_t>(source)] - done));
+    const std::span<std::byte> block = incoming[static_cast<std::size_t>((me - k + ranks) % ranks)];
+    for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
+      const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
       requests.emplace_back();
-      MPI_Irecv(at + done, n, MPI_BYTE, source, kBlockTag, world, &requests.back());
+      MPI_Irecv(block.data() + done, n, MPI_BYTE, (me - k + ranks) % ranks, kBlockTag, world, &requests.back());
     }
   }
   for (int k = 1; k < ranks; ++k) {
     const int destination = (me + k) % ranks;
-    const std::span<const std::byte> block = blocks[static_cast<std::size_t>(destination)];
+    const std::span<const std::byte> block = outgoing[static_cast<std::size_t>(destination)];
     for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
       const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
       requests.emplace_back();
@@ -54,9 +48,24 @@ ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::sp
     }
     bytes_sent += block.size();
   }
-  const std::span<const std::byte> own = blocks[static_cast<std::size_t>(me)];
-  if (!own.empty()) std::memcpy(received.bytes.data() + received.offsets[static_cast<std::size_t>(me)], own.data(), own.size());
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::span<const std::byte>>& blocks,
+                               std::uint64_t& bytes_sent) {
+  const int ranks = cluster.size(), me = cluster.rank();
+  if (blocks.size() != static_cast<std::size_t>(ranks)) throw Error("exchange_blocks: one block per rank expected");
+  std::vector<std::uint64_t> send_sizes(blocks.size()), receive_sizes(blocks.size());
+  for (std::size_t d = 0; d < blocks.size(); ++d) send_sizes[d] = blocks[d].size();
+  MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T, cluster.world());
+  ReceivedBlocks received;
+  received.offsets = exclusive_offsets(receive_sizes);
+  received.bytes.resize(received.offsets.back());
+  std::vector<std::span<std::byte>> incoming(blocks.size());
+  for (std::size_t s = 0; s < blocks.size(); ++s) incoming[s] = {received.bytes.data() + received.offsets[s], receive_sizes[s]};
+  exchange_spans(cluster, blocks, incoming, bytes_sent);
+  const std::span<const std::byte> own = blocks[static_cast<std::size_t>(me)];
+  if (!own.empty()) std::memcpy(incoming[static_cast<std::size_t>(me)].data(), own.data(), own.size());
   return received;
 }
 

@@ -26,6 +26,12 @@ struct ReceivedBlocks {
 ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::span<const std::byte>>& blocks,
                                std::uint64_t& bytes_sent);
 
+// Sends outgoing[d] to rank d and receives rank s's block into incoming[s],
+// whose size both sides know; the own rank's entries are left alone (the
+// caller puts its own block in place). `bytes_sent` grows as above.
+void exchange_spans(const Cluster& cluster, const std::vector<std::span<const std::byte>>& outgoing,
+                    const std::vector<std::span<std::byte>>& incoming, std::uint64_t& bytes_sent);
+
 // Every rank's vector, concatenated in rank order (and where each begins).
 struct GatheredValues {
   std::vector<std::uint64_t> values;

@@ -8,20 +8,16 @@
 #include "hpcdb/join/tables/key_equality.hpp"
 #include "hpcdb/join/tables/key_relations.hpp"
 #include "hpcdb/join/tables/matched_rows.hpp"
+#include "hpcdb/join/tables/pair_rows.hpp"
 #include "hpcdb/join/tables/row_fetch.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_take.hpp"
+#include "hpcdb/table/column_types.hpp"
 
 namespace hpcdb {
 namespace {
-
-// The rows of the pairs on this rank, as global row numbers of each side.
-struct PairRows {
-  std::vector<std::uint64_t> left;
-  std::vector<std::uint64_t> right;
-};
 
 PairRows pair_rows(const std::vector<MatchPair>& pairs, bool left_is_inner) {
   PairRows rows;
@@ -32,6 +28,18 @@ PairRows pair_rows(const std::vector<MatchPair>& pairs, bool left_is_inner) {
     rows.right.push_back(left_is_inner ? p.rid_s : p.rid_r);
   }
   return rows;
+}
+
+// Whether the result's columns of the left side take more bytes a row than
+// the right side's (strings counted as 16): the pairs are put in that
+// side's row order.
+bool left_columns_wider(const TableJoinSpec& spec, const arrow::Schema& schema) {
+  int left = 0, right = 0;
+  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
+    const arrow::DataType& type = *schema.field(static_cast<int>(c))->type();
+    (spec.columns[c].side == JoinSide::left ? left : right) += is_string_type(type) ? 16 : fixed_value_bytes(type);
+  }
+  return left >= right;
 }
 
 std::vector<int> indices_of(const arrow::Schema& schema, const std::vector<std::string>& names) {
@@ -68,9 +76,10 @@ std::uint64_t verify_pairs(const Cluster& cluster, const DistributedTable& left,
   const RowFetch from_left(cluster, left, left_rows, pairs.left, bytes_sent);
   const RowFetch from_right(cluster, right, right_rows, pairs.right, bytes_sent);
   const std::vector<int> lk = indices_of(*left.schema, spec.left_keys), rk = indices_of(*right.schema, spec.right_keys);
+  FetchScratch scratch;
   for (std::size_t k = 0; k < lk.size(); ++k) {
-    const auto a = from_left.column(lk[k], bytes_sent);
-    const auto b = from_right.column(rk[k], bytes_sent);
+    const auto a = from_left.column(lk[k], scratch, bytes_sent);
+    const auto b = from_right.column(rk[k], scratch, bytes_sent);
     keep_equal_rows(*a, *b, keep);
   }
   std::uint64_t dropped = 0;
@@ -123,10 +132,11 @@ std::shared_ptr<arrow::RecordBatch> pair_batch(const Cluster& cluster, const Dis
   if (needs_left) from_left.emplace(cluster, left, left_rows, pairs.left, bytes_sent);
   if (needs_right) from_right.emplace(cluster, right, right_rows, pairs.right, bytes_sent);
   std::vector<std::shared_ptr<arrow::Array>> columns;
+  FetchScratch scratch;
   for (const ResultColumn& c : spec.columns) {
     const DistributedTable& table = c.side == JoinSide::left ? left : right;
     const RowFetch& fetch = c.side == JoinSide::left ? *from_left : *from_right;
-    columns.push_back(fetch.column(table.schema->GetFieldIndex(c.source), bytes_sent));
+    columns.push_back(fetch.column(table.schema->GetFieldIndex(c.source), scratch, bytes_sent));
   }
   return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(pairs.left.size()), columns);
 }
@@ -172,6 +182,7 @@ TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& lef
   });
   PairRows pairs = pair_rows(out.operator_result.pairs, out.left_is_inner);
   out.operator_result.pairs = {};
+  order_pairs(pairs, left_columns_wider(spec, *out.schema));
   join.reset();
   relations = KeyRelations{};
   timer.phase(out.phases, "join");

@@ -1,0 +1,76 @@
+#pragma once
+// The two halves of moving picked rows of one column between ranks, on plain
+// byte buffers: the owner writes the values of the rows asked of it
+// (ShareColumn's gather_* functions), the asker puts what arrived, in the
+// owners' order, into the order it asked (place_*). Fixed-width values move
+// as their bytes; bools and validity as one byte per value (0 or 1); strings
+// as their lengths (in the width of the type's offsets), then their bytes.
+// Late materialization (join/tables/row_fetch.hpp) runs on these instead of
+// Arrow's take kernel, which copies each result column about five times.
+#include <arrow/array.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "hpcdb/table/distributed_table.hpp"
+
+namespace hpcdb {
+
+// A row of a rank's share: its batch and its position in that batch.
+struct RowLocation {
+  std::uint32_t batch;
+  std::uint32_t row;
+};
+
+// Where local row numbers of the share are (Error if one is out of range).
+std::vector<RowLocation> locate_rows(const DistributedTable& table, std::span<const std::uint64_t> rows);
+
+// One column of a rank's share, batch by batch.
+class ShareColumn {
+ public:
+  ShareColumn(const DistributedTable& table, int column);
+
+  const std::shared_ptr<arrow::DataType>& type() const { return type_; }
+  bool has_nulls() const;
+
+  // The values' bytes, `width` bytes each (a fixed-width type).
+  void gather_fixed(std::span<const RowLocation> rows, int width, std::byte* out) const;
+  // One byte per row: 1 where the value is valid (`validity`) or true (a bool column).
+  void gather_flags(std::span<const RowLocation> rows, bool validity, std::byte* out) const;
+  // String lengths in the offsets' width (string_offset_bytes); returns their sum.
+  std::uint64_t gather_lengths(std::span<const RowLocation> rows, std::byte* out) const;
+  // The strings' bytes, one after the other.
+  void gather_string_bytes(std::span<const RowLocation> rows, std::byte* out) const;
+
+ private:
+  std::shared_ptr<arrow::DataType> type_;
+  std::vector<std::shared_ptr<arrow::ArrayData>> chunks_;
+};
+
+// Bytes of a string length of `type` (4 for string, 8 for large_string).
+int string_offset_bytes(const arrow::DataType& type);
+
+// The sum of `count` string lengths of `type` (as gather_lengths writes them).
+std::uint64_t sum_lengths(const arrow::DataType& type, const std::byte* lengths, std::uint64_t count);
+
+// out[i] = received[placement[i]], values of `width` bytes.
+void place_fixed(const std::byte* received, std::span<const std::uint64_t> placement, int width, std::byte* out);
+
+// Bit i of `bitmap` = received[placement[i]] for i < rows (bytes 0 or 1; an
+// empty placement is the identity). Returns how many bits are 0.
+std::int64_t place_flags(const std::byte* received, std::span<const std::uint64_t> placement, std::uint8_t* bitmap,
+                         std::int64_t rows);
+
+// A string column of `type` from the lengths and bytes received in source
+// order, in the order of `placement` (empty: the identity), with `validity`
+// (may be null) and its null count. Error if the bytes do not fit the type's
+// offsets.
+std::shared_ptr<arrow::Array> place_strings(const std::shared_ptr<arrow::DataType>& type, const std::byte* lengths,
+                                            const std::byte* bytes, std::span<const std::uint64_t> placement,
+                                            std::int64_t rows, std::shared_ptr<arrow::Buffer> validity,
+                                            std::int64_t null_count);
+
+}  // namespace hpcdb
