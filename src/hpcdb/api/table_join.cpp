@@ -63,7 +63,17 @@ DistributedTable read_side(const Cluster& cluster, const TableJoinSide& side,
   return open_table(cluster, input, label)->read(progress);
 }
 
-// Refuses a join that cannot fit in this node's memory, before reading.
+// Bytes a result pair takes while the join runs (the operator's pairs, then
+// their copy as row numbers and the buffer sorting it) and while the result
+// is fetched (the row numbers, each side's located requests, one side's
+// placement, and the send and receive buffers of the widest column).
+constexpr std::uint64_t kPairBytesJoining = 3 * sizeof(MatchPair);
+constexpr std::uint64_t kPairBytesFetching = 2 * sizeof(std::uint64_t) + 3 * sizeof(std::uint64_t) + 2 * 16;
+
+// Refuses a join that cannot fit in this node's memory, before reading. A
+// rank holds its inputs throughout; on top of them the larger of the join's
+// needs (key tuples, the operator's buffers, the pairs) and the fetch's
+// (the pairs' bookkeeping and the result).
 std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
                            const TableJoinRequest& request) {
   const auto ranks = static_cast<std::uint64_t>(cluster.size());
@@ -72,21 +82,26 @@ std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const 
   const double left_row = left.rows ? static_cast<double>(left.bytes) / static_cast<double>(left.rows) : 0;
   const double right_row = right.rows ? static_cast<double>(right.bytes) / static_cast<double>(right.rows) : 0;
   const std::uint64_t result_rows = request.how == JoinHow::full ? left.rows + right.rows : std::max(left.rows, right.rows);
-  // The result's columns are taken, exchanged and assembled: about twice their size.
-  const auto result = static_cast<std::uint64_t>(2.0 * (left_row + right_row) * static_cast<double>(result_rows) / static_cast<double>(ranks));
+  const std::uint64_t rank_rows = result_rows / ranks;
+  const auto result = static_cast<std::uint64_t>((left_row + right_row) * static_cast<double>(rank_rows));
   JoinConfigs configs = request.operators;
   configs.radix.keep_pairs = configs.sort_merge.keep_pairs = true;
   const JoinPlan least = plan_join(densest_join_facts(cluster, std::min(left.rows, right.rows), std::max(left.rows, right.rows)), configs);
-  const std::uint64_t pairs = result_rows / ranks * sizeof(MatchPair) * 2;
-  const std::uint64_t per_rank = inputs + tuples + memory_of(least).total() + pairs + result + kRankBaseBytes;
+  const std::uint64_t operator_bytes = memory_of(least).total();
+  const std::uint64_t joining = tuples + operator_bytes + rank_rows * kPairBytesJoining;
+  const std::uint64_t fetching = rank_rows * kPairBytesFetching + result;
+  const std::uint64_t per_rank = inputs + std::max(joining, fetching) + kRankBaseBytes;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
   if (const auto shortfall = memory_shortfall(per_node)) {
-    throw UsageError(fmt::format("this join ({} rank{} x {}: inputs {}, key tuples {}, the operator's buffers {}, the result "
-                                 "about {}) {}; read fewer columns (--columns), or spread the job over more nodes",
+    throw UsageError(fmt::format("this join ({} rank{} x {}: inputs {}, then the larger of joining (key tuples {}, the "
+                                 "operator's buffers {}, the pairs {}) and fetching the result ({}, with the pairs' "
+                                 "bookkeeping {})) {}; read fewer columns (--columns), or spread the job over more nodes",
                                  cluster.node_size(), cluster.node_size() == 1 ? "" : "s", format_bytes(static_cast<double>(per_rank)),
                                  format_bytes(static_cast<double>(inputs)), format_bytes(static_cast<double>(tuples)),
-                                 format_bytes(static_cast<double>(memory_of(least).total())),
-                                 format_bytes(static_cast<double>(result + pairs)), *shortfall));
+                                 format_bytes(static_cast<double>(operator_bytes)),
+                                 format_bytes(static_cast<double>(rank_rows * kPairBytesJoining)),
+                                 format_bytes(static_cast<double>(result)),
+                                 format_bytes(static_cast<double>(rank_rows * kPairBytesFetching)), *shortfall));
   }
   return per_rank;
 }
@@ -126,8 +141,8 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   if (!request.output.directory.empty()) check_table_output(cluster, request.output, "--output");
   run_collectively(cluster.world(), [&] { result.plan.estimate_bytes_per_rank = check_memory(cluster, left, right, request); });
 
-  const DistributedTable left_share = read_side(cluster, left_side, spec.left_reads, "left", &progress);
-  const DistributedTable right_share = read_side(cluster, right_side, spec.right_reads, "right", &progress);
+  DistributedTable left_share = read_side(cluster, left_side, spec.left_reads, "left", &progress);
+  DistributedTable right_share = read_side(cluster, right_side, spec.right_reads, "right", &progress);
   result.left_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(left_share.rows()), MPI_SUM, cluster.world());
   result.right_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(right_share.rows()), MPI_SUM, cluster.world());
   const auto row_bytes = [&](const DistributedTable& share, std::uint64_t rows) {
@@ -147,6 +162,9 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   progress.phase("joining");
   TableJoinSettings settings{request.operators, request.testing_hash_bits};
   TableJoinOutcome outcome = join_tables(cluster, left_share, right_share, spec, settings);
+  // The result holds its own buffers: the inputs' memory goes to the writer.
+  left_share = {};
+  right_share = {};
   for (PhaseTime& p : outcome.phases) result.phases.push_back({p.name == "keys" ? "plan" : p.name, p.max, p.mean});
   phase_start = MPI_Wtime();
   result.plan.algorithm = request.operators.algorithm;

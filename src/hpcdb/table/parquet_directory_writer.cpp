@@ -52,6 +52,7 @@ std::uint64_t write_part(const DistributedTable& table, const std::string& path,
     parquet::WriterProperties::Builder properties;
     properties.compression(parquet::Compression::SNAPPY);
     properties.max_row_group_length(std::int64_t{1} << 20);
+    properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
     parquet::ArrowWriterProperties::Builder arrow_properties;
     arrow_properties.store_schema();
     auto writer = value_of(parquet::arrow::FileWriter::Open(*table.schema, arrow::default_memory_pool(), sink,

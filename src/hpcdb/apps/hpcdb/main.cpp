@@ -12,6 +12,7 @@
 #include "hpcdb/apps/hpcdb/command_line.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/interruption.hpp"
+#include "hpcdb/core/memory_reuse.hpp"
 #include "hpcdb/core/standard_output.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/cluster.hpp"
@@ -77,6 +78,7 @@ hpcdb::MpiThreads mpi_threads_for(const Commands& commands, int argc, char** arg
 }  // namespace
 
 int main(int argc, char** argv) {
+  hpcdb::keep_freed_memory();
   const Commands commands = hpcdb::all_commands();
   hpcdb::Cluster cluster(argc, argv, mpi_threads_for(commands, argc, argv));
   hpcdb::buffer_standard_output();
