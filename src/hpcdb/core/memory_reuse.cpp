@@ -2,15 +2,27 @@
 
 #include <malloc.h>
 
-#include <cstdlib>
 #include <limits>
 
 namespace hpcdb {
+namespace {
+
+// glibc's defaults (mallopt(3)).
+constexpr int kDefaultMmapMax = 65536;
+constexpr int kDefaultTrimThreshold = 128 * 1024;
+
+}  // namespace
 
 void keep_freed_memory() {
   mallopt(M_MMAP_MAX, 0);
   mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-  setenv("ARROW_DEFAULT_MEMORY_POOL", "system", /*overwrite=*/0);
+}
+
+FreedMemoryKept::FreedMemoryKept() { keep_freed_memory(); }
+
+FreedMemoryKept::~FreedMemoryKept() {
+  mallopt(M_MMAP_MAX, kDefaultMmapMax);
+  mallopt(M_TRIM_THRESHOLD, kDefaultTrimThreshold);
 }
 
 }  // namespace hpcdb

@@ -7,6 +7,7 @@
 
 #include "hpcdb/api/table_join.hpp"
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory_reuse.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/progress_guard.hpp"
 #include "hpcdb/python/arrow_capsule.hpp"
@@ -93,6 +94,7 @@ py::tuple join(const Communicator& comm, const py::capsule& left, const py::caps
   TableJoinResult result;
   {
     py::gil_scoped_release unlocked;
+    const FreedMemoryKept kept;  // for this call's later phases
     TableJoinRequest request;
     run_collectively(comm.cluster().world(), [&] {
       request = join_request(a);

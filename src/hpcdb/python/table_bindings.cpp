@@ -8,6 +8,7 @@
 
 #include "hpcdb/api/table_shuffle.hpp"
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory_reuse.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/python/arrow_capsule.hpp"
 #include "hpcdb/python/bindings.hpp"
@@ -42,6 +43,7 @@ py::capsule read_table_share(const Communicator& comm, const std::string& path, 
   std::shared_ptr<arrow::Table> share;
   {
     py::gil_scoped_release unlocked;
+    const FreedMemoryKept kept;  // for this call's later phases
     ProgressLine line(progress);
     share = to_arrow_table(read_table(comm.cluster(), input, "input", &line));
   }
@@ -54,6 +56,7 @@ py::dict write_parquet(const Communicator& comm, const py::capsule& capsule, con
   WriteStats stats;
   {
     py::gil_scoped_release unlocked;
+    const FreedMemoryKept kept;  // for this call's later phases
     const auto table = agreed_table(comm, stream);
     const TableOutput output{directory, overwrite};
     check_table_output(comm.cluster(), output, "directory");
@@ -71,6 +74,7 @@ py::object gather(const Communicator& comm, const py::capsule& capsule, int root
   std::shared_ptr<arrow::Table> all;
   {
     py::gil_scoped_release unlocked;
+    const FreedMemoryKept kept;  // for this call's later phases
     all = gather_table(comm.cluster(), agreed_table(comm, stream), root);
   }
   if (!all) return py::none();
@@ -95,6 +99,7 @@ py::tuple shuffle(const Communicator& comm, const py::capsule& capsule, const st
   TableShuffleResult result;
   {
     py::gil_scoped_release unlocked;
+    const FreedMemoryKept kept;  // for this call's later phases
     TableShuffleRequest request;
     request.table = agreed_table(comm, stream);
     request.on = on;

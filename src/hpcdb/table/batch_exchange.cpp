@@ -9,11 +9,12 @@
 
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/rank_exchange.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 
 std::shared_ptr<arrow::RecordBatch> empty_batch(const std::shared_ptr<arrow::Schema>& schema) {
-  return value_of(arrow::RecordBatch::MakeEmpty(schema), "cannot make an empty batch");
+  return value_of(arrow::RecordBatch::MakeEmpty(schema, table_memory_pool()), "cannot make an empty batch");
 }
 
 std::vector<std::shared_ptr<arrow::RecordBatch>> exchange_batches(
@@ -43,7 +44,9 @@ std::vector<std::shared_ptr<arrow::RecordBatch>> exchange_batches(
     auto message = value_of(arrow::ipc::ReadMessage(&reader), what);
     if (!message) throw Error(what + ": an empty message arrived");
     arrow::ipc::DictionaryMemo memo;
-    result.push_back(value_of(arrow::ipc::ReadRecordBatch(*message, schema, &memo, arrow::ipc::IpcReadOptions::Defaults()), what));
+    arrow::ipc::IpcReadOptions options = arrow::ipc::IpcReadOptions::Defaults();
+    options.memory_pool = table_memory_pool();
+    result.push_back(value_of(arrow::ipc::ReadRecordBatch(*message, schema, &memo, options), what));
   }
   return result;
 }

@@ -4,12 +4,14 @@
 #include <arrow/buffer.h>
 #include <arrow/compute/api_vector.h>
 #include <arrow/compute/cast.h>
+#include <arrow/compute/exec.h>
 #include <arrow/compute/initialize.h>
 #include <arrow/datum.h>
 
 #include <mutex>
 
 #include "hpcdb/table/arrow_status.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 namespace {
@@ -45,18 +47,22 @@ std::shared_ptr<arrow::Array> take_rows(const arrow::ChunkedArray& column, const
   require_compute();
   if (column.num_chunks() == 0) {
     if (!rows.empty()) throw Error("a row was asked of an empty column");
-    return value_of(arrow::MakeEmptyArray(column.type()), "cannot make an empty array");
+    return value_of(arrow::MakeEmptyArray(column.type(), table_memory_pool()), "cannot make an empty array");
   }
   if (column.num_chunks() == 1) return take_rows(column.chunk(0), rows);
+  arrow::compute::ExecContext context(table_memory_pool());
   auto chunked = std::make_shared<arrow::ChunkedArray>(column.chunks(), column.type());
-  const arrow::Datum taken = value_of(arrow::compute::Take(arrow::Datum(chunked), arrow::Datum(index_array(rows))),
+  const arrow::Datum taken = value_of(arrow::compute::Take(arrow::Datum(chunked), arrow::Datum(index_array(rows)),
+                                                                           arrow::compute::TakeOptions::Defaults(), &context),
                                       "cannot take rows of a column");
   return as_one_array(taken, column.type());
 }
 
 std::shared_ptr<arrow::Array> take_rows(const std::shared_ptr<arrow::Array>& column, const std::vector<std::uint64_t>& rows) {
   require_compute();
-  const arrow::Datum taken = value_of(arrow::compute::Take(arrow::Datum(column), arrow::Datum(index_array(rows))),
+  arrow::compute::ExecContext context(table_memory_pool());
+  const arrow::Datum taken = value_of(arrow::compute::Take(arrow::Datum(column), arrow::Datum(index_array(rows)),
+                                                                           arrow::compute::TakeOptions::Defaults(), &context),
                                       "cannot take rows of a column");
   return as_one_array(taken, column->type());
 }
@@ -64,14 +70,15 @@ std::shared_ptr<arrow::Array> take_rows(const std::shared_ptr<arrow::Array>& col
 std::shared_ptr<arrow::Array> cast_array(const std::shared_ptr<arrow::Array>& array,
                                          const std::shared_ptr<arrow::DataType>& type, const std::string& what) {
   require_compute();
-  return value_of(arrow::compute::Cast(*array, type), what + ": cannot read " + array->type()->ToString() + " as " + type->ToString());
+  arrow::compute::ExecContext context(table_memory_pool());
+  return value_of(arrow::compute::Cast(*array, type, arrow::compute::CastOptions::Safe(), &context), what + ": cannot read " + array->type()->ToString() + " as " + type->ToString());
 }
 
 std::shared_ptr<arrow::Array> concatenate_arrays(const std::vector<std::shared_ptr<arrow::Array>>& arrays,
                                                  const std::shared_ptr<arrow::DataType>& type) {
-  if (arrays.empty()) return value_of(arrow::MakeEmptyArray(type), "cannot make an empty array");
+  if (arrays.empty()) return value_of(arrow::MakeEmptyArray(type, table_memory_pool()), "cannot make an empty array");
   if (arrays.size() == 1) return arrays.front();
-  return value_of(arrow::Concatenate(arrays), "cannot concatenate arrays");
+  return value_of(arrow::Concatenate(arrays, table_memory_pool()), "cannot concatenate arrays");
 }
 
 }  // namespace hpcdb

@@ -13,6 +13,7 @@
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_types.hpp"
 #include "hpcdb/table/rank_exchange.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 namespace {
@@ -134,7 +135,7 @@ class CsvSource : public TableSource {
     run_collectively(cluster_.world(), [&] {
       for (const auto& part : parts) {
         const auto cast = value_of(part->SelectColumns(column_indices(*part)), "CSV");
-        DistributedTable share = from_arrow_table(value_of(cast->CombineChunks(), "CSV"));
+        DistributedTable share = from_arrow_table(value_of(cast->CombineChunks(table_memory_pool()), "CSV"));
         for (auto& batch : share.batches) {
           table.batches.push_back(value_of(batch->ReplaceSchema(projected_), "CSV columns of the " + label_ + " table"));
         }
@@ -197,7 +198,7 @@ class CsvSource : public TableSource {
     convert.column_types = types;
     convert.strings_can_be_null = true;
     convert.include_columns = names_;
-    auto reader = arrow::csv::TableReader::Make(arrow::io::default_io_context(), stream, read, parse, convert);
+    auto reader = arrow::csv::TableReader::Make(arrow::io::IOContext(table_memory_pool()), stream, read, parse, convert);
     if (!reader.ok()) throw UsageError(what + ": " + reader.status().message());
     auto table = (*reader)->Read();
     if (!table.ok()) throw UsageError(what + ": " + table.status().message());

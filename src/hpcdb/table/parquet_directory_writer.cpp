@@ -15,6 +15,7 @@
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/table/arrow_status.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace fs = std::filesystem;
 
@@ -55,7 +56,7 @@ std::uint64_t write_part(const DistributedTable& table, const std::string& path,
     properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
     parquet::ArrowWriterProperties::Builder arrow_properties;
     arrow_properties.store_schema();
-    auto writer = value_of(parquet::arrow::FileWriter::Open(*table.schema, arrow::default_memory_pool(), sink,
+    auto writer = value_of(parquet::arrow::FileWriter::Open(*table.schema, table_memory_pool(), sink,
                                                             properties.build(), arrow_properties.build()),
                            what);
     for (const auto& batch : table.batches) {

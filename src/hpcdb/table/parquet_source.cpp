@@ -10,6 +10,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/unit_file_source.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 namespace {
@@ -23,7 +24,8 @@ std::unique_ptr<parquet::arrow::FileReader> open_parquet_reader(const std::strin
   properties.set_batch_size(std::int64_t{1} << 16);
   parquet::arrow::FileReaderBuilder builder;
   try {
-    check_arrow(builder.Open(file), cannot_read_parquet(path));
+    check_arrow(builder.Open(file, parquet::ReaderProperties(table_memory_pool())), cannot_read_parquet(path));
+    builder.memory_pool(table_memory_pool());
     builder.properties(properties);
     return value_of(builder.Build(), cannot_read_parquet(path));
   } catch (const parquet::ParquetException& e) {

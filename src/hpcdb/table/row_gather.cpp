@@ -10,6 +10,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_types.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 namespace {
@@ -83,8 +84,8 @@ std::shared_ptr<arrow::Array> place_strings_as(const std::shared_ptr<arrow::Data
                 " bytes, more than its offsets can address: read it as large_string, or use more ranks");
   }
   const std::string what = "cannot allocate a result column";
-  std::shared_ptr<arrow::Buffer> offsets = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>((n + 1) * sizeof(Offset))), what);
-  std::shared_ptr<arrow::Buffer> data = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(starts[n])), what);
+  std::shared_ptr<arrow::Buffer> offsets = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>((n + 1) * sizeof(Offset)), table_memory_pool()), what);
+  std::shared_ptr<arrow::Buffer> data = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(starts[n]), table_memory_pool()), what);
   auto* out_offsets = reinterpret_cast<Offset*>(offsets->mutable_data());
   auto* out = reinterpret_cast<std::byte*>(data->mutable_data());
   Offset at = 0;

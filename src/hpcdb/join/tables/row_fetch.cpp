@@ -10,12 +10,13 @@
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_types.hpp"
 #include "hpcdb/table/rank_exchange.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 namespace {
 
 std::shared_ptr<arrow::Buffer> allocate(std::uint64_t bytes) {
-  return value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(bytes)), "cannot allocate a result column");
+  return value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(bytes), table_memory_pool()), "cannot allocate a result column");
 }
 
 std::vector<std::uint64_t> scaled(const std::vector<std::uint64_t>& first, std::uint64_t width) {

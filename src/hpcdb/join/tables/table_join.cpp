@@ -15,6 +15,7 @@
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_take.hpp"
 #include "hpcdb/table/column_types.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 namespace {
@@ -98,7 +99,7 @@ std::uint64_t verify_pairs(const Cluster& cluster, const DistributedTable& left,
 }
 
 std::shared_ptr<arrow::Array> nulls_of(const std::shared_ptr<arrow::DataType>& type, std::int64_t n) {
-  return value_of(arrow::MakeArrayOfNull(type, n), "cannot make a column of nulls");
+  return value_of(arrow::MakeArrayOfNull(type, n, table_memory_pool()), "cannot make a column of nulls");
 }
 
 // Rows of one side's own share (unmatched rows of outer and anti joins,
