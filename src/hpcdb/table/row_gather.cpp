@@ -102,14 +102,25 @@ std::shared_ptr<arrow::Array> place_strings_as(const std::shared_ptr<arrow::Data
 
 }  // namespace
 
-std::vector<RowLocation> locate_rows(const DistributedTable& table, std::span<const std::uint64_t> rows) {
+std::vector<RowLocation> locate_rows(const DistributedTable& table, std::span<const std::byte> rows,
+                                     std::uint64_t first_row) {
   std::vector<std::uint64_t> first{0};
   for (const auto& batch : table.batches) first.push_back(first.back() + static_cast<std::uint64_t>(batch->num_rows()));
-  std::vector<RowLocation> located(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    if (rows[i] >= first.back()) throw Error("row " + std::to_string(rows[i]) + " was asked of a share of " + std::to_string(first.back()) + " rows");
-    const auto batch = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), rows[i]) - first.begin()) - 1;
-    located[i] = {static_cast<std::uint32_t>(batch), static_cast<std::uint32_t>(rows[i] - first[batch])};
+  std::vector<RowLocation> located(rows.size() / sizeof(std::uint64_t));
+  std::size_t batch = 0;
+  for (std::size_t i = 0; i < located.size(); ++i) {
+    std::uint64_t row;
+    std::memcpy(&row, rows.data() + i * sizeof row, sizeof row);
+    row -= first_row;  // wraps past the end for rows before the share
+    if (row >= first.back()) {
+      throw Error("row " + std::to_string(row + first_row) + " was asked of a share of rows " + std::to_string(first_row) +
+                  " to " + std::to_string(first_row + first.back()));
+    }
+    // Rows asked in ascending order stay in or near the batch of the previous one.
+    if (row < first[batch] || row >= first[batch + 1]) {
+      batch = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), row) - first.begin()) - 1;
+    }
+    located[i] = {static_cast<std::uint32_t>(batch), static_cast<std::uint32_t>(row - first[batch])};
   }
   return located;
 }

@@ -25,8 +25,11 @@ struct RowLocation {
   std::uint32_t row;
 };
 
-// Where local row numbers of the share are (Error if one is out of range).
-std::vector<RowLocation> locate_rows(const DistributedTable& table, std::span<const std::uint64_t> rows);
+// Where rows of the share are, given as 64-bit global row numbers in
+// `rows` (native byte order), the share's first being `first_row` (Error if
+// one is not in the share).
+std::vector<RowLocation> locate_rows(const DistributedTable& table, std::span<const std::byte> rows,
+                                     std::uint64_t first_row);
 
 // One column of a rank's share, batch by batch.
 class ShareColumn {

@@ -40,30 +40,37 @@ RowFetch::RowFetch(const Cluster& cluster, const DistributedTable& table, const 
                    const std::vector<std::uint64_t>& rows, std::uint64_t& bytes_sent)
     : cluster_(cluster), table_(table) {
   const auto ranks = static_cast<std::size_t>(cluster.size());
-  // Requests grouped by owner (counting sort), as local row numbers of the owner.
-  std::vector<int> owner(rows.size());
+  // Requests grouped by owner, as global row numbers (the owner makes them
+  // local). Rows asked in owner order are sent as they are, with no copy.
   request_first_.assign(ranks + 1, 0);
-  for (std::size_t i = 0; i < rows.size(); ++i) ++request_first_[static_cast<std::size_t>(owner[i] = directory.owner(rows[i])) + 1];
-  for (std::size_t r = 0; r < ranks; ++r) request_first_[r + 1] += request_first_[r];
-  std::vector<std::uint64_t> requests(rows.size());
-  placement_.resize(rows.size());
-  std::vector<std::uint64_t> next(request_first_.begin(), request_first_.end() - 1);
-  for (std::size_t i = 0; i < rows.size(); ++i) {
-    const std::uint64_t slot = next[static_cast<std::size_t>(owner[i])]++;
-    requests[slot] = rows[i] - directory.first(owner[i]);
-    placement_[i] = slot;
-    in_order_ = in_order_ && slot == i;
+  int previous = 0;
+  for (const std::uint64_t row : rows) {
+    const int owner = directory.owner(row);
+    ++request_first_[static_cast<std::size_t>(owner) + 1];
+    in_order_ = in_order_ && owner >= previous;
+    previous = owner;
   }
-  if (in_order_) placement_ = {};
+  for (std::size_t r = 0; r < ranks; ++r) request_first_[r + 1] += request_first_[r];
+  std::vector<std::uint64_t> grouped;
+  if (!in_order_) {
+    grouped.resize(rows.size());
+    placement_.resize(rows.size());
+    std::vector<std::uint64_t> next(request_first_.begin(), request_first_.end() - 1);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const std::uint64_t slot = next[static_cast<std::size_t>(directory.owner(rows[i]))]++;
+      grouped[slot] = rows[i];
+      placement_[i] = slot;
+    }
+  }
+  const std::uint64_t* requests = in_order_ ? rows.data() : grouped.data();
   std::vector<std::span<const std::byte>> blocks(ranks);
   for (std::size_t r = 0; r < ranks; ++r) {
-    blocks[r] = {reinterpret_cast<const std::byte*>(requests.data() + request_first_[r]),
+    blocks[r] = {reinterpret_cast<const std::byte*>(requests + request_first_[r]),
                  (request_first_[r + 1] - request_first_[r]) * sizeof(std::uint64_t)};
   }
-  const ReceivedBlocks received = exchange_blocks(cluster, blocks, bytes_sent);
-  std::vector<std::uint64_t> asked(received.bytes.size() / sizeof(std::uint64_t));
-  if (!asked.empty()) std::memcpy(asked.data(), received.bytes.data(), received.bytes.size());
-  asked_ = locate_rows(table, asked);
+  ReceivedBlocks received = exchange_blocks(cluster, blocks, bytes_sent);
+  grouped = {};
+  asked_ = locate_rows(table, received.bytes, directory.first(cluster.rank()));
   asked_first_ = received.offsets;
   for (std::uint64_t& first : asked_first_) first /= sizeof(std::uint64_t);
 }
