@@ -6,7 +6,7 @@
 // as their bytes; bools and validity as one byte per value (0 or 1); strings
 // as their lengths (in the width of the type's offsets), then their bytes.
 // Late materialization (join/tables/row_fetch.hpp) runs on these instead of
-// Arrow's take kernel, which copies each result column about five times.
+// Arrow's take kernel and IPC messages (five copies of each result column).
 #include <arrow/array.h>
 
 #include <cstddef>
