@@ -130,6 +130,12 @@ def _keys(on, left_on, right_on):
     return left, right
 
 
+def _timeout(seconds):
+    if not (isinstance(seconds, (int, float)) and 0 < seconds <= 1e6):
+        raise UsageError(f"progress_timeout must be more than 0 and at most 1000000 s, not {seconds!r}")
+    return float(seconds)
+
+
 def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algorithm="auto",
          suffixes=("_l", "_r"), columns=None, stats=False, comm=None, progress_timeout=10.0,
          testing_hash_bits=64):
@@ -173,12 +179,15 @@ def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algo
     return (result, report) if stats else result
 
 
-def shuffle(table, on, *, stats=False, comm=None):
+def shuffle(table, on, *, stats=False, comm=None, progress_timeout=10.0):
     """Collective: rows hash-partitioned by the key column(s) ``on``, so that
     all rows of a key are on one rank; returns this rank's rows as a
-    pyarrow.Table (and the run's report with ``stats=True``)."""
+    pyarrow.Table (and the run's report with ``stats=True``).
+    ``progress_timeout``: seconds a silent rank is waited for before the job
+    ends."""
     with _communicator(comm) as engine:
-        t, keys = _prepared(engine, lambda: (_as_table(table, "table"), _names(on, "on")))
-        capsule, report = _core.shuffle(engine, _capsule_of(t), keys)
+        t, keys = _prepared(engine, lambda: (_as_table(table, "table"), _names(on, "on"),
+                                             _timeout(progress_timeout))[:2])
+        capsule, report = _core.shuffle(engine, _capsule_of(t), keys, float(progress_timeout))
     result = _table_of(capsule)
     return (result, report) if stats else result

@@ -52,6 +52,8 @@ def test_bad_arguments(tables):
         (lambda: hpcdb.join(left, right), "key columns"),
         (lambda: hpcdb.join(left, right, left_on=["id", "name"], right_on="id"), "as many"),
         (lambda: hpcdb.read_parquet("/nonexistent/hpcdb/x.parquet"), "nonexistent"),
+        (lambda: hpcdb.join(left, right, on="id", progress_timeout=0), "progress_timeout"),
+        (lambda: hpcdb.shuffle(left, on="id", progress_timeout=-1), "progress_timeout"),
     ]:
         error = raised_everywhere(call)
         assert isinstance(error, hpcdb.UsageError), (words, type(error), error)

@@ -65,7 +65,8 @@ std::string rank_list(const std::vector<int>& ranks) {
 }  // namespace
 
 ProgressGuard::ProgressGuard(const Cluster& cluster, ProgressGuardConfig config)
-    : cluster_(cluster), config_(std::move(config)), start_(Clock::now()), scope_(*this) {
+    : cluster_(cluster), config_(std::move(config)), start_(Clock::now()) {
+  if (config_.observe_calling_thread) scope_.emplace(*this);
   if (cluster.size() == 1) return;
   socket_ = ::socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   sockaddr_in any{};
@@ -242,7 +243,7 @@ void ProgressGuard::judge(Clock::time_point now) {
       latest_progress = std::max(latest_progress, p.last_progress);
     }
     const double stalled = seconds_between(latest_progress, now);
-    if (stalled >= kStuckTimeouts * timeout) {
+    if (config_.judge_hangs && stalled >= kStuckTimeouts * timeout) {
       for (int r = 0; r < cluster_.size(); ++r) {
         const Peer& p = peers_[static_cast<std::size_t>(r)];
         if (p.heard && !p.finished && p.phases < ahead) named.push_back(r);

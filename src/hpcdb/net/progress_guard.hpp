@@ -29,6 +29,7 @@
 #include <chrono>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -52,6 +53,13 @@ struct ProgressGuardConfig {
   // precise message (the transaction engine's run): silence there is judged
   // only after kSelfGuardedTimeouts timeouts, as a backstop.
   std::string self_guarded_phase;
+  // Whether a rank that lags behind the others without progress is judged
+  // (stuck); a watch over a whole program whose ranks may do other work
+  // between calls judges silence only.
+  bool judge_hangs = true;
+  // Whether the guard observes the thread that constructs it (ProgressScope):
+  // not for a guard that outlives a call and may be destroyed elsewhere.
+  bool observe_calling_thread = true;
 };
 
 inline constexpr double kSelfGuardedTimeouts = 3;
@@ -105,7 +113,7 @@ class ProgressGuard final : public ProgressObserver {
   bool verdict_seen_ = false;
   bool unheard_reported_ = false;
   std::thread watchdog_;
-  ProgressScope scope_;
+  std::optional<ProgressScope> scope_;
 };
 
 }  // namespace hpcdb

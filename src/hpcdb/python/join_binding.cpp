@@ -94,6 +94,7 @@ py::tuple join(const Communicator& comm, const py::capsule& left, const py::caps
   TableJoinResult result;
   {
     py::gil_scoped_release unlocked;
+    const WatchedCall call(comm, "hpcdb.join");
     const FreedMemoryKept kept;  // for this call's later phases
     TableJoinRequest request;
     run_collectively(comm.cluster().world(), [&] {

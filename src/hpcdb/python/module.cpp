@@ -24,6 +24,7 @@ void bind_communicator(py::module_& m) {
           "first_complaint",
           [](const Communicator& comm, const std::string& mine) {
             py::gil_scoped_release unlocked;
+            const WatchedCall call(comm, "hpcdb arguments check");
             return first_complaint(comm.cluster().world(), mine);
           },
           "Collective: the non-empty text of the lowest rank that has one, at every rank; '' when none has.");

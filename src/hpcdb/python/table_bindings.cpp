@@ -10,6 +10,7 @@
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory_reuse.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/net/progress_guard.hpp"
 #include "hpcdb/python/arrow_capsule.hpp"
 #include "hpcdb/python/bindings.hpp"
 #include "hpcdb/python/communicator.hpp"
@@ -43,6 +44,7 @@ py::capsule read_table_share(const Communicator& comm, const std::string& path, 
   std::shared_ptr<arrow::Table> share;
   {
     py::gil_scoped_release unlocked;
+    const WatchedCall call(comm, "hpcdb.read");
     const FreedMemoryKept kept;  // for this call's later phases
     ProgressLine line(progress);
     share = to_arrow_table(read_table(comm.cluster(), input, "input", &line));
@@ -56,6 +58,7 @@ py::dict write_parquet(const Communicator& comm, const py::capsule& capsule, con
   WriteStats stats;
   {
     py::gil_scoped_release unlocked;
+    const WatchedCall call(comm, "hpcdb.write_parquet");
     const FreedMemoryKept kept;  // for this call's later phases
     const auto table = agreed_table(comm, stream);
     const TableOutput output{directory, overwrite};
@@ -74,6 +77,7 @@ py::object gather(const Communicator& comm, const py::capsule& capsule, int root
   std::shared_ptr<arrow::Table> all;
   {
     py::gil_scoped_release unlocked;
+    const WatchedCall call(comm, "hpcdb.gather");
     const FreedMemoryKept kept;  // for this call's later phases
     all = gather_table(comm.cluster(), agreed_table(comm, stream), root);
   }
@@ -94,15 +98,22 @@ py::dict shuffle_stats(const TableShuffleResult& r) {
   return d;
 }
 
-py::tuple shuffle(const Communicator& comm, const py::capsule& capsule, const std::vector<std::string>& on) {
+py::tuple shuffle(const Communicator& comm, const py::capsule& capsule, const std::vector<std::string>& on,
+                  double progress_timeout) {
   ArrowArrayStream* stream = stream_of_capsule(capsule);
   TableShuffleResult result;
   {
     py::gil_scoped_release unlocked;
+    const WatchedCall call(comm, "hpcdb.shuffle");
     const FreedMemoryKept kept;  // for this call's later phases
     TableShuffleRequest request;
     request.table = agreed_table(comm, stream);
     request.on = on;
+    ProgressGuardConfig watched;
+    watched.timeout_seconds = progress_timeout;
+    watched.operation = "shuffle";
+    watched.timeout_option = "progress_timeout";
+    const ProgressGuard guard(comm.cluster(), watched);
     result = run_table_shuffle(comm.cluster(), request);
   }
   return py::make_tuple(capsule_of_table(result.table), shuffle_stats(result));
@@ -118,7 +129,7 @@ void bind_tables(py::module_& m) {
         "Collective: every rank's share as DIRECTORY/part-NNNNN.parquet, complete or not at all.");
   m.def("gather", &gather, py::arg("comm"), py::arg("table"), py::arg("root"),
         "Collective: every rank's share at `root` (a capsule there, None elsewhere).");
-  m.def("shuffle", &shuffle, py::arg("comm"), py::arg("table"), py::arg("on"),
+  m.def("shuffle", &shuffle, py::arg("comm"), py::arg("table"), py::arg("on"), py::arg("progress_timeout"),
         "Collective: the rows of the keys this rank owns (a capsule) and the run's report.");
 }
 

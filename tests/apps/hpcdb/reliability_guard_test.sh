@@ -43,6 +43,9 @@ has_udp_socket() {
   return 1
 }
 
+# shellcheck source=../../reaper.sh
+. "$(dirname "$0")/../../reaper.sh"
+
 # Each LIMIT below is the detection time that the job's options set (a
 # timeout, three times it for a watchdog) plus a few seconds; every case may
 # take MARGIN seconds more, for the teardown of every rank on a loaded machine.
@@ -90,14 +93,12 @@ expect_stopped_named() {
   kill -STOP "$victim"
   local start=$SECONDS
   # Whatever happens, nothing outlives this test: the victim is killed after a generous limit.
-  (sleep $((limit + margin + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
-  local reaper=$!
+  start_reaper $((limit + margin + 60)) "$victim" "$job"
   wait "$job"
   local rc=$?
   local seconds=$((SECONDS - start))
   job=
-  kill "$reaper" 2> /dev/null
-  wait "$reaper" 2> /dev/null
+  stop_reaper
   kill -9 "$victim" 2> /dev/null
   verdict "$name" "$rc" "$seconds" "$limit" "$regex"
 }
@@ -127,14 +128,12 @@ expect_stopped_when() {
   fi
   kill -STOP "$victim"
   local start=$SECONDS
-  (sleep $((limit + margin + 60)); kill -9 "$victim" "$job" 2> /dev/null) &
-  local reaper=$!
+  start_reaper $((limit + margin + 60)) "$victim" "$job"
   wait "$job"
   local rc=$?
   local seconds=$((SECONDS - start))
   job=
-  kill "$reaper" 2> /dev/null
-  wait "$reaper" 2> /dev/null
+  stop_reaper
   kill -9 "$victim" 2> /dev/null
   verdict "$name" "$rc" "$seconds" "$limit" "$regex"
 }
@@ -155,14 +154,12 @@ expect_fails_named() {
     waited=$((waited + 1))
   done
   local start=$SECONDS
-  (sleep $((limit + margin + 60)); kill -9 "$job" 2> /dev/null) &
-  local reaper=$!
+  start_reaper $((limit + margin + 60)) "$job"
   wait "$job"
   local rc=$?
   local seconds=$((SECONDS - start))
   job=
-  kill "$reaper" 2> /dev/null
-  wait "$reaper" 2> /dev/null
+  stop_reaper
   if ! grep -Eq "is (stopping|hanging) now" "$work/err"; then
     failed=$((failed + 1))
     echo "FAIL $name: the rank never failed (exit $rc); stderr:"
