@@ -172,6 +172,11 @@ def main():
             check.join_case("zipf", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "inner")
             check.join_case("zipf sort-merge", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "left",
                             ["--algorithm", "sort-merge"])
+            # Written in slices of a few rows: every slice a batch of its own, ranks with fewer slices than others.
+            check.join_case("int key, 7-row slices", ranks, paths["left"], paths["right"], [("k", "k")], "full",
+                            ["--testing-slice-rows", "7"])
+            check.join_case("zipf, 100-row slices", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "inner",
+                            ["--testing-slice-rows", "100"])
             check.join_case("empty right", ranks, paths["left"], paths["empty"], [("k", "k")], "left")
             check.join_case("empty left", ranks, paths["empty"], paths["left"], [("k", "k")], "full")
         for ranks in ranks_list[:2]:

@@ -89,7 +89,12 @@ std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const 
   const JoinPlan least = plan_join(densest_join_facts(cluster, std::min(left.rows, right.rows), std::max(left.rows, right.rows)), configs);
   const std::uint64_t operator_bytes = memory_of(least).total();
   const std::uint64_t joining = tuples + operator_bytes + rank_rows * kPairBytesJoining;
-  const std::uint64_t fetching = rank_rows * kPairBytesFetching + result;
+  // A result written to files is fetched a slice at a time.
+  const std::uint64_t fetched = request.output.directory.empty()
+                                    ? result
+                                    : std::min(result, static_cast<std::uint64_t>((left_row + right_row) *
+                                                                                  static_cast<double>(kResultSliceRows)));
+  const std::uint64_t fetching = rank_rows * kPairBytesFetching + fetched;
   const std::uint64_t per_rank = inputs + std::max(joining, fetching) + kRankBaseBytes;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
   if (const auto shortfall = memory_shortfall(per_node)) {
@@ -100,7 +105,7 @@ std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const 
                                  format_bytes(static_cast<double>(inputs)), format_bytes(static_cast<double>(tuples)),
                                  format_bytes(static_cast<double>(operator_bytes)),
                                  format_bytes(static_cast<double>(rank_rows * kPairBytesJoining)),
-                                 format_bytes(static_cast<double>(result)),
+                                 format_bytes(static_cast<double>(fetched)),
                                  format_bytes(static_cast<double>(rank_rows * kPairBytesFetching)), *shortfall));
   }
   return per_rank;
@@ -159,10 +164,24 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   }
   phase_done("read");
 
-  progress.phase("joining");
+  // Rows count as they are written (none while the keys are joined).
+  progress.phase(request.output.directory.empty() ? "joining" : "joining and writing");
   TableJoinSettings settings{request.operators, request.testing_hash_bits};
-  TableJoinOutcome outcome = join_tables(cluster, left_share, right_share, spec, settings);
-  // The result holds its own buffers: the inputs' memory goes to the writer.
+  if (request.testing_slice_rows > 0) settings.slice_rows = request.testing_slice_rows;
+  const std::shared_ptr<arrow::Schema> schema = result_schema(*left_share.schema, *right_share.schema, spec);
+  // Written as it is fetched, or kept in memory.
+  std::optional<ParquetDirectoryWriter> files;
+  std::optional<TableSink> kept;
+  if (!request.output.directory.empty()) {
+    // A guess of the result's size for the space check: the inputs' (a
+    // foreign-key join's result has about the rows of its larger side).
+    const auto inputs = allreduce<std::uint64_t>(left_share.bytes() + right_share.bytes(), MPI_SUM, cluster.world());
+    files.emplace(cluster, schema, request.output, inputs, &progress);
+  } else {
+    kept.emplace(schema);
+  }
+  ResultSink& sink = files ? static_cast<ResultSink&>(*files) : static_cast<ResultSink&>(*kept);
+  TableJoinOutcome outcome = join_tables(cluster, left_share, right_share, spec, settings, sink);
   left_share = {};
   right_share = {};
   for (PhaseTime& p : outcome.phases) result.phases.push_back({p.name == "keys" ? "plan" : p.name, p.max, p.mean});
@@ -182,15 +201,20 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   result.join_bytes_sent = outcome.operator_result.bytes_sent;
   result.materialize_bytes_sent = outcome.materialize_bytes;
   result.key_join = std::move(outcome.operator_result);
-  result.result_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(outcome.result.rows()), MPI_SUM, cluster.world());
-
-  if (!request.output.directory.empty()) {
-    progress.phase("writing");
-    const WriteStats written = write_parquet_directory(cluster, outcome.result, request.output, &progress);
+  if (files) {
+    const double closing = MPI_Wtime();
+    const WriteStats written = files->commit();
+    const Spread closed = spread_over_ranks(MPI_Wtime() - closing, cluster.world());
+    for (PhaseTime& p : result.phases) {
+      if (p.name == "write") p = {p.name, p.max + closed.max, p.mean + closed.mean};
+    }
     result.output_bytes = allreduce(written.bytes, MPI_SUM, cluster.world());
-    phase_done("write");
+    result.result_rows = allreduce<std::uint64_t>(files->rows_written(), MPI_SUM, cluster.world());
+    result.table = value_of(arrow::Table::MakeEmpty(schema), "cannot make an empty table");
+  } else {
+    result.result_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(kept->table().rows()), MPI_SUM, cluster.world());
+    result.table = to_arrow_table(kept->table());
   }
-  result.table = to_arrow_table(outcome.result);
   result.seconds = allreduce(MPI_Wtime() - start, MPI_MAX, cluster.world());
   result.peak_bytes_per_rank = peak_over_ranks(cluster, memory);
   return result;

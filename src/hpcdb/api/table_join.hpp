@@ -40,6 +40,7 @@ struct TableJoinRequest {
   TableOutput output;     // a directory of Parquet files; empty: the result stays in memory
   bool progress = false;  // a progress line on rank 0's terminal
   unsigned testing_hash_bits = 64;  // testing aid: hashes cut to this many bits collide
+  std::uint64_t testing_slice_rows = 0;  // testing aid: result rows fetched at a time when written (0: the default)
   ProgressGuardConfig guard;        // how long a silent rank is waited for (the caller starts the guard)
 };
 

@@ -44,34 +44,6 @@ std::string broadcast_text(const Cluster& cluster, std::string text) {
   return text;
 }
 
-std::uint64_t write_part(const DistributedTable& table, const std::string& path, const std::string& shown,
-                         ProgressLine* progress) {
-  const std::string what = "cannot write Parquet file '" + shown + "'";
-  TemporaryFileGuard removed_on_interruption(path);
-  try {
-    auto sink = value_of(arrow::io::FileOutputStream::Open(path), what);
-    parquet::WriterProperties::Builder properties;
-    properties.compression(parquet::Compression::SNAPPY);
-    properties.max_row_group_length(std::int64_t{1} << 20);
-    properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
-    parquet::ArrowWriterProperties::Builder arrow_properties;
-    arrow_properties.store_schema();
-    auto writer = value_of(parquet::arrow::FileWriter::Open(*table.schema, table_memory_pool(), sink,
-                                                            properties.build(), arrow_properties.build()),
-                           what);
-    for (const auto& batch : table.batches) {
-      check_arrow(writer->WriteRecordBatch(*batch), what);
-      if (progress) progress->add(static_cast<std::uint64_t>(batch->num_rows()), batch_bytes(*batch));
-    }
-    check_arrow(writer->Close(), what);
-    const std::int64_t bytes = value_of(sink->Tell(), what);
-    check_arrow(sink->Close(), what);
-    return static_cast<std::uint64_t>(bytes);
-  } catch (const parquet::ParquetException& e) {
-    throw Error(what + ": " + e.what());
-  }
-}
-
 }  // namespace
 
 std::string part_file_name(int rank) { return fmt::format("part-{:05d}.parquet", rank); }
@@ -94,49 +66,141 @@ void check_table_output(const Cluster& cluster, const TableOutput& output, const
   });
 }
 
-WriteStats write_parquet_directory(const Cluster& cluster, const DistributedTable& table, const TableOutput& output,
-                                   ProgressLine* progress) {
-  check_table_output(cluster, output, "the output");
-  const std::string staging_name = fmt::format(".{}.partial-{}", name_of(output.directory), getpid());
-  std::string staging;
+struct ParquetDirectoryWriter::OpenFile {
+  std::string partial;  // its name while written
+  std::string final_part;
+  std::string shown;    // its final path, as messages name it
+  std::string what;
+  TemporaryFileGuard removed_on_interruption;
+  std::shared_ptr<arrow::io::FileOutputStream> sink;
+  std::unique_ptr<parquet::arrow::FileWriter> writer;
+};
+
+ParquetDirectoryWriter::ParquetDirectoryWriter(const Cluster& cluster, std::shared_ptr<arrow::Schema> schema,
+                                               TableOutput output, std::uint64_t expected_bytes,
+                                               ProgressLine* progress)
+    : cluster_(cluster), schema_(std::move(schema)), output_(std::move(output)), progress_(progress) {
+  check_table_output(cluster, output_, "the output");
+  const std::string staging_name = fmt::format(".{}.partial-{}", name_of(output_.directory), getpid());
   run_collectively(cluster.world(), [&] {
     if (cluster.rank() != 0) return;
-    staging = (parent_of(output.directory) / staging_name).string();
+    staging_ = (parent_of(output_.directory) / staging_name).string();
     std::error_code error;
-    fs::create_directory(staging, error);
-    if (error) throw Error("cannot write output directory '" + output.directory + "': " + error.message());
-    // A lower bound of what the files take (Parquet compresses; a tenth of the in-memory size).
+    fs::create_directory(staging_, error);
+    if (error) throw Error("cannot write output directory '" + output_.directory + "': " + error.message());
   });
-  staging = broadcast_text(cluster, staging);
-  const std::uint64_t in_memory = allreduce<std::uint64_t>(table.bytes(), MPI_SUM, cluster.world());
-  WriteStats stats;
-  stats.file = (fs::path(output.directory) / part_file_name(cluster.rank())).string();
+  staging_ = broadcast_text(cluster, staging_);
   try {
     run_collectively(cluster.world(), [&] {
-      if (cluster.rank() == 0) check_output_space({{staging + "/" + part_file_name(0), in_memory / 10}}, "output directory");
-      const std::string final_part = staging + "/" + part_file_name(cluster.rank());
-      const std::string partial = staging + "/." + part_file_name(cluster.rank()) + ".partial";
-      stats.bytes = write_part(table, partial, stats.file, progress);
-      if (::rename(partial.c_str(), final_part.c_str()) != 0) throw Error(output_error("Parquet file", stats.file, errno));
-    });
-    run_collectively(cluster.world(), [&] {
-      if (cluster.rank() != 0) return;
-      std::error_code error;
-      const std::string old = (parent_of(output.directory) / fmt::format(".{}.old-{}", name_of(output.directory), getpid())).string();
-      const bool replace = fs::exists(output.directory, error);
-      if (replace) fs::rename(output.directory, old, error);
-      if (!error) fs::rename(staging, output.directory, error);
-      if (error) throw Error("cannot write output directory '" + output.directory + "': " + error.message());
-      if (replace) fs::remove_all(old, error);
+      if (cluster.rank() == 0) {
+        check_output_space({{staging_ + "/" + part_file_name(0), expected_bytes / 10}}, "output directory");
+      }
+      auto file = std::make_unique<OpenFile>();
+      file->final_part = staging_ + "/" + part_file_name(cluster.rank());
+      file->partial = staging_ + "/." + part_file_name(cluster.rank()) + ".partial";
+      file->shown = (fs::path(output_.directory) / part_file_name(cluster.rank())).string();
+      file->what = "cannot write Parquet file '" + file->shown + "'";
+      file->removed_on_interruption = TemporaryFileGuard(file->partial);
+      try {
+        file->sink = value_of(arrow::io::FileOutputStream::Open(file->partial), file->what);
+        parquet::WriterProperties::Builder properties;
+        properties.compression(parquet::Compression::SNAPPY);
+        properties.max_row_group_length(std::int64_t{1} << 20);
+        properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
+        // Decimals of up to 18 digits as 64-bit integers (as DuckDB writes
+        // them), not 16-byte fixed-length values: smaller and faster to encode.
+        properties.enable_store_decimal_as_integer();
+        parquet::ArrowWriterProperties::Builder arrow_properties;
+        arrow_properties.store_schema();
+        file->writer = value_of(parquet::arrow::FileWriter::Open(*schema_, table_memory_pool(), file->sink,
+                                                                 properties.build(), arrow_properties.build()),
+                                file->what);
+      } catch (const parquet::ParquetException& e) {
+        throw Error(file->what + ": " + e.what());
+      }
+      file_ = std::move(file);
     });
   } catch (...) {
+    file_.reset();
     if (cluster.rank() == 0) {
       std::error_code ignored;
-      fs::remove_all(staging, ignored);
+      fs::remove_all(staging_, ignored);
     }
     throw;
   }
+}
+
+ParquetDirectoryWriter::~ParquetDirectoryWriter() {
+  if (committed_) return;
+  file_.reset();
+  if (cluster_.rank() == 0) {
+    std::error_code ignored;
+    fs::remove_all(staging_, ignored);
+  }
+}
+
+void ParquetDirectoryWriter::write_local(const arrow::RecordBatch& batch) {
+  if (!file_) throw Error("the Parquet directory '" + output_.directory + "' is closed");
+  try {
+    check_arrow(file_->writer->WriteRecordBatch(batch), file_->what);
+  } catch (const parquet::ParquetException& e) {
+    throw Error(file_->what + ": " + e.what());
+  }
+  rows_ += static_cast<std::uint64_t>(batch.num_rows());
+  if (progress_) progress_->add(static_cast<std::uint64_t>(batch.num_rows()), batch_bytes(batch));
+}
+
+void ParquetDirectoryWriter::consume(std::shared_ptr<arrow::RecordBatch> batch) {
+  run_collectively(cluster_.world(), [&] {
+    if (batch->num_rows() > 0) write_local(*batch);
+  });
+}
+
+void ParquetDirectoryWriter::write_share(const DistributedTable& share) {
+  run_collectively(cluster_.world(), [&] {
+    for (const auto& batch : share.batches) write_local(*batch);
+  });
+}
+
+WriteStats ParquetDirectoryWriter::commit() {
+  WriteStats stats;
+  run_collectively(cluster_.world(), [&] {
+    OpenFile& file = *file_;
+    try {
+      check_arrow(file.writer->Close(), file.what);
+      stats.bytes = static_cast<std::uint64_t>(value_of(file.sink->Tell(), file.what));
+      check_arrow(file.sink->Close(), file.what);
+    } catch (const parquet::ParquetException& e) {
+      throw Error(file.what + ": " + e.what());
+    }
+    if (::rename(file.partial.c_str(), file.final_part.c_str()) != 0) {
+      throw Error(output_error("Parquet file", file.shown, errno));
+    }
+    file.removed_on_interruption.release();
+    stats.file = file.shown;
+  });
+  file_.reset();
+  run_collectively(cluster_.world(), [&] {
+    if (cluster_.rank() != 0) return;
+    std::error_code error;
+    const std::string old =
+        (parent_of(output_.directory) / fmt::format(".{}.old-{}", name_of(output_.directory), getpid())).string();
+    const bool replace = fs::exists(output_.directory, error);
+    if (replace) fs::rename(output_.directory, old, error);
+    if (!error) fs::rename(staging_, output_.directory, error);
+    if (error) throw Error("cannot write output directory '" + output_.directory + "': " + error.message());
+    if (replace) fs::remove_all(old, error);
+  });
+  committed_ = true;
   return stats;
+}
+
+WriteStats write_parquet_directory(const Cluster& cluster, const DistributedTable& table, const TableOutput& output,
+                                   ProgressLine* progress) {
+  const std::uint64_t in_memory = allreduce<std::uint64_t>(table.bytes(), MPI_SUM, cluster.world());
+  ParquetDirectoryWriter writer(cluster, table.schema, output, in_memory, progress);
+  writer.write_share(table);
+  return writer.commit();
 }
 
 }  // namespace hpcdb

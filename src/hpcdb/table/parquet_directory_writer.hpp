@@ -6,12 +6,16 @@
 // file under a temporary name renamed once closed, and rank 0 renames the
 // directory over NAME once every rank's file is complete; a failure on any
 // rank ends every rank with one message and removes what was written.
+// Batches are written as they come (ParquetDirectoryWriter), so that a
+// result never has to be in memory whole to reach the files.
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/table/distributed_table.hpp"
 #include "hpcdb/table/progress_line.hpp"
+#include "hpcdb/table/result_sink.hpp"
 
 namespace hpcdb {
 
@@ -30,7 +34,45 @@ struct WriteStats {
   std::string file;         // its final path
 };
 
-// Collective.
+class ParquetDirectoryWriter final : public ResultSink {
+ public:
+  // Collective: refuses the output as check_table_output does, makes the
+  // hidden directory, checks the space for a tenth of `expected_bytes` (the
+  // result in memory, all ranks: Parquet compresses) and opens this rank's
+  // file. Failures are agreed: every rank throws the same error.
+  ParquetDirectoryWriter(const Cluster& cluster, std::shared_ptr<arrow::Schema> schema, TableOutput output,
+                         std::uint64_t expected_bytes, ProgressLine* progress = nullptr);
+  // Without commit(): whatever was written is removed.
+  ~ParquetDirectoryWriter() override;
+  ParquetDirectoryWriter(const ParquetDirectoryWriter&) = delete;
+  ParquetDirectoryWriter& operator=(const ParquetDirectoryWriter&) = delete;
+
+  // Collective: writes this rank's batch (failures agreed).
+  void consume(std::shared_ptr<arrow::RecordBatch> batch) override;
+  // Collective: writes this rank's share (failures agreed).
+  void write_share(const DistributedTable& share);
+  bool keeps_batches() const override { return false; }
+  std::string phase() const override { return "write"; }
+  // Collective: closes every rank's file and puts the directory in place.
+  WriteStats commit();
+  // Rows this rank has written.
+  std::uint64_t rows_written() const { return rows_; }
+
+ private:
+  struct OpenFile;
+  void write_local(const arrow::RecordBatch& batch);
+
+  const Cluster& cluster_;
+  std::shared_ptr<arrow::Schema> schema_;
+  TableOutput output_;
+  ProgressLine* progress_;
+  std::string staging_;  // the hidden directory, on every rank
+  std::unique_ptr<OpenFile> file_;
+  bool committed_ = false;
+  std::uint64_t rows_ = 0;
+};
+
+// Collective: the share written at once (ParquetDirectoryWriter).
 WriteStats write_parquet_directory(const Cluster& cluster, const DistributedTable& table, const TableOutput& output,
                                    ProgressLine* progress = nullptr);
 

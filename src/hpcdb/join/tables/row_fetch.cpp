@@ -37,7 +37,7 @@ std::byte* FetchScratch::Bytes::at_least(std::uint64_t bytes) {
 }
 
 RowFetch::RowFetch(const Cluster& cluster, const DistributedTable& table, const RowDirectory& directory,
-                   const std::vector<std::uint64_t>& rows, std::uint64_t& bytes_sent)
+                   std::span<const std::uint64_t> rows, std::uint64_t& bytes_sent)
     : cluster_(cluster), table_(table) {
   const auto ranks = static_cast<std::size_t>(cluster.size());
   // Requests grouped by owner, as global row numbers (the owner makes them

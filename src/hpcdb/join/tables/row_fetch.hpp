@@ -47,7 +47,7 @@ class RowFetch {
  public:
   // Collective: every rank asks for its `rows` of `table`.
   RowFetch(const Cluster& cluster, const DistributedTable& table, const RowDirectory& directory,
-           const std::vector<std::uint64_t>& rows, std::uint64_t& bytes_sent);
+           std::span<const std::uint64_t> rows, std::uint64_t& bytes_sent);
 
   // Collective: column `column` of the asked rows, in the order asked.
   std::shared_ptr<arrow::Array> column(int column, FetchScratch& scratch, std::uint64_t& bytes_sent) const;

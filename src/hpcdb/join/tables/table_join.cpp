@@ -2,6 +2,10 @@
 
 #include <arrow/array/util.h>
 
+#include <algorithm>
+#include <optional>
+#include <span>
+
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/join/fail_fast.hpp"
 #include "hpcdb/join/join_facts.hpp"
@@ -56,10 +60,17 @@ std::vector<int> indices_of(const arrow::Schema& schema, const std::vector<std::
 class Timer {
  public:
   explicit Timer(const Cluster& cluster) : cluster_(cluster) { MPI_Barrier(cluster.world()); start_ = MPI_Wtime(); }
-  void phase(std::vector<PhaseTime>& phases, const std::string& name) {
+  // The phase since the last one; `part_seconds` of it (this rank's) are
+  // reported as the phase `part` when that is named.
+  void phase(std::vector<PhaseTime>& phases, const std::string& name, const std::string& part = {},
+             double part_seconds = 0) {
     const double now = MPI_Wtime();
-    const Spread spread = spread_over_ranks(now - start_, cluster_.world());
+    const Spread spread = spread_over_ranks(now - start_ - (part.empty() ? 0 : part_seconds), cluster_.world());
     phases.push_back({name, spread.max, spread.mean});
+    if (!part.empty()) {
+      const Spread in_part = spread_over_ranks(part_seconds, cluster_.world());
+      phases.push_back({part, in_part.max, in_part.mean});
+    }
     MPI_Barrier(cluster_.world());
     start_ = MPI_Wtime();
   }
@@ -119,10 +130,12 @@ std::shared_ptr<arrow::RecordBatch> own_rows(const DistributedTable& table, Join
   return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(rows.size()), columns);
 }
 
+// The result rows of the pairs left[i], right[i]: every column fetched.
 std::shared_ptr<arrow::RecordBatch> pair_batch(const Cluster& cluster, const DistributedTable& left,
                                                const DistributedTable& right, const RowDirectory& left_rows,
-                                               const RowDirectory& right_rows, const PairRows& pairs,
-                                               const TableJoinSpec& spec, const std::shared_ptr<arrow::Schema>& schema,
+                                               const RowDirectory& right_rows, std::span<const std::uint64_t> left_pairs,
+                                               std::span<const std::uint64_t> right_pairs, const TableJoinSpec& spec,
+                                               const std::shared_ptr<arrow::Schema>& schema, FetchScratch& scratch,
                                                std::uint64_t& bytes_sent) {
   bool needs_left = false, needs_right = false;
   for (const ResultColumn& c : spec.columns) (c.side == JoinSide::left ? needs_left : needs_right) = true;
@@ -130,16 +143,45 @@ std::shared_ptr<arrow::RecordBatch> pair_batch(const Cluster& cluster, const Dis
   needs_left = allreduce(needs_left ? 1 : 0, MPI_MAX, cluster.world()) == 1;
   needs_right = allreduce(needs_right ? 1 : 0, MPI_MAX, cluster.world()) == 1;
   std::optional<RowFetch> from_left, from_right;
-  if (needs_left) from_left.emplace(cluster, left, left_rows, pairs.left, bytes_sent);
-  if (needs_right) from_right.emplace(cluster, right, right_rows, pairs.right, bytes_sent);
+  if (needs_left) from_left.emplace(cluster, left, left_rows, left_pairs, bytes_sent);
+  if (needs_right) from_right.emplace(cluster, right, right_rows, right_pairs, bytes_sent);
   std::vector<std::shared_ptr<arrow::Array>> columns;
-  FetchScratch scratch;
   for (const ResultColumn& c : spec.columns) {
     const DistributedTable& table = c.side == JoinSide::left ? left : right;
     const RowFetch& fetch = c.side == JoinSide::left ? *from_left : *from_right;
     columns.push_back(fetch.column(table.schema->GetFieldIndex(c.source), scratch, bytes_sent));
   }
-  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(pairs.left.size()), columns);
+  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(left_pairs.size()), columns);
+}
+
+// Hands a batch to the sink, counting the time it takes there.
+void hand_over(ResultSink& sink, std::shared_ptr<arrow::RecordBatch> batch, double& sink_seconds) {
+  const double start = MPI_Wtime();
+  sink.consume(std::move(batch));
+  sink_seconds += MPI_Wtime() - start;
+}
+
+// Rows of the pairs into the sink: all at once when it keeps them, else in
+// slices of `slice_rows` pairs a rank, each let go before the next is fetched
+// (the same memory serves every slice: nothing is touched for the first
+// time after the first slice, and the result never is in memory whole).
+void pair_rows_into(const Cluster& cluster, const DistributedTable& left, const DistributedTable& right,
+                    const RowDirectory& left_rows, const RowDirectory& right_rows, const PairRows& pairs,
+                    const TableJoinSpec& spec, const std::shared_ptr<arrow::Schema>& schema, std::uint64_t slice_rows,
+                    ResultSink& sink, std::uint64_t& bytes_sent, double& sink_seconds) {
+  const std::uint64_t n = pairs.left.size();
+  const std::uint64_t slice = sink.keeps_batches() ? std::max<std::uint64_t>(n, 1) : slice_rows;
+  const std::uint64_t slices = allreduce<std::uint64_t>(std::max<std::uint64_t>((n + slice - 1) / slice, 1), MPI_MAX,
+                                                        cluster.world());
+  const std::span<const std::uint64_t> all_left(pairs.left), all_right(pairs.right);
+  FetchScratch scratch;
+  for (std::uint64_t s = 0; s < slices; ++s) {
+    const std::uint64_t begin = std::min(n, s * slice), count = std::min(n, begin + slice) - begin;
+    hand_over(sink,
+              pair_batch(cluster, left, right, left_rows, right_rows, all_left.subspan(begin, count),
+                         all_right.subspan(begin, count), spec, schema, scratch, bytes_sent),
+              sink_seconds);
+  }
 }
 
 }  // namespace
@@ -155,7 +197,7 @@ std::shared_ptr<arrow::Schema> result_schema(const arrow::Schema& left, const ar
 }
 
 TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& left, const DistributedTable& right,
-                             const TableJoinSpec& spec, const TableJoinSettings& settings) {
+                             const TableJoinSpec& spec, const TableJoinSettings& settings, ResultSink& sink) {
   TableJoinOutcome out;
   out.schema = result_schema(*left.schema, *right.schema, spec);
   Timer timer(cluster);
@@ -196,21 +238,22 @@ TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& lef
   }
   out.pairs = allreduce<std::uint64_t>(pairs.left.size(), MPI_SUM, cluster.world());
 
+  double sink_seconds = 0;
   if (spec.how != JoinHow::semi && spec.how != JoinHow::anti) {
-    out.result.batches.push_back(pair_batch(cluster, left, right, left_rows, right_rows, pairs, spec, out.schema, sent));
+    pair_rows_into(cluster, left, right, left_rows, right_rows, pairs, spec, out.schema, settings.slice_rows, sink, sent,
+                   sink_seconds);
   }
   if (keeps_unmatched_left(spec.how) || spec.how == JoinHow::semi) {
     const std::vector<std::uint8_t> matched = matched_rows(cluster, left_rows, pairs.left, sent);
     const std::uint8_t wanted = spec.how == JoinHow::semi ? 1 : 0;
-    out.result.batches.push_back(own_rows(left, JoinSide::left, rows_flagged(matched, wanted), spec, out.schema));
+    hand_over(sink, own_rows(left, JoinSide::left, rows_flagged(matched, wanted), spec, out.schema), sink_seconds);
   }
   if (keeps_unmatched_right(spec.how)) {
     const std::vector<std::uint8_t> matched = matched_rows(cluster, right_rows, pairs.right, sent);
-    out.result.batches.push_back(own_rows(right, JoinSide::right, rows_flagged(matched, 0), spec, out.schema));
+    hand_over(sink, own_rows(right, JoinSide::right, rows_flagged(matched, 0), spec, out.schema), sink_seconds);
   }
-  out.result.schema = out.schema;
   out.materialize_bytes = allreduce(sent, MPI_SUM, cluster.world());
-  timer.phase(out.phases, "materialize");
+  timer.phase(out.phases, "materialize", sink.phase(), sink_seconds);
   return out;
 }
 

@@ -10,7 +10,9 @@
 //   materialize  late materialization: each result column is fetched for the
 //                pairs from the rows' owners (row_fetch.hpp); unmatched rows of
 //                outer and anti joins (and matched ones of semi joins) come
-//                from each rank's own share, the other side's columns null
+//                from each rank's own share, the other side's columns null;
+//                the rows go to a sink as they are made (in slices when it
+//                does not keep them: table/result_sink.hpp)
 // The result is this rank's share: its pairs' rows, then its own unmatched rows.
 #include <cstdint>
 #include <string>
@@ -21,18 +23,23 @@
 #include "hpcdb/join/tables/table_join_spec.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/table/distributed_table.hpp"
+#include "hpcdb/table/result_sink.hpp"
 #include "hpcdb/table/row_keys.hpp"
 
 namespace hpcdb {
 
+// Result rows a rank fetches at a time for a sink that does not keep them
+// (4M: a few hundred MB for rows of some ten columns).
+inline constexpr std::uint64_t kResultSliceRows = std::uint64_t{1} << 22;
+
 struct TableJoinSettings {
   JoinConfigs operators;  // algorithm (radix or sort-merge) and its options
   unsigned hash_bits = 64;  // testing aid: fewer bits force hash collisions
+  std::uint64_t slice_rows = kResultSliceRows;  // result rows a rank fetches at a time when they are written
 };
 
 struct TableJoinOutcome {
-  DistributedTable result;              // this rank's rows
-  std::shared_ptr<arrow::Schema> schema;
+  std::shared_ptr<arrow::Schema> schema;  // the result's
   KeyEncoding encoding = KeyEncoding::direct;
   bool left_is_inner = true;
   unsigned tuple_bytes = 16;            // of the operator's tuples
@@ -42,12 +49,13 @@ struct TableJoinOutcome {
   std::uint64_t left_keyless = 0;       // rows with a null key
   std::uint64_t right_keyless = 0;
   std::uint64_t materialize_bytes = 0;  // sent to other ranks after the key join, all ranks
-  std::vector<PhaseTime> phases;        // keys, join, verify, materialize
+  std::vector<PhaseTime> phases;        // keys, join, verify, materialize, the sink's phase (write)
 };
 
-// Collective. The tables hold at least the spec's reads of each side.
+// Collective. The tables hold at least the spec's reads of each side; the
+// result's rows go to `sink` (its schema: result_schema()).
 TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& left, const DistributedTable& right,
-                             const TableJoinSpec& spec, const TableJoinSettings& settings);
+                             const TableJoinSpec& spec, const TableJoinSettings& settings, ResultSink& sink);
 
 // The result's schema: each result column's field under its result name
 // (nullable: outer joins give nulls).

@@ -107,6 +107,10 @@ void add_table_join_options(CLI::App& join, TableJoinOptions& o) {
                   "(which the join must drop)")
       ->check(CLI::Range(1u, 64u))
       ->group(group);
+  join.add_option("--testing-slice-rows", o.testing_slice_rows,
+                  "Testing aid: result rows a rank fetches and writes at a time with --output (default 4M)")
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
+      ->group(group);
 }
 
 TableJoinRequest table_join_request(JoinOptions& o, int ranks) {
@@ -133,6 +137,7 @@ TableJoinRequest table_join_request(JoinOptions& o, int ranks) {
   request.output = {o.output, o.table.overwrite};
   request.progress = o.table.progress == "auto";
   request.testing_hash_bits = o.table.testing_hash_bits;
+  request.testing_slice_rows = o.table.testing_slice_rows;
   return request;
 }
 

@@ -1,0 +1,43 @@
+#pragma once
+// Where an operator's result goes as it is made: kept in memory as this
+// rank's share (TableSink), or written batch by batch and let go (a Parquet
+// directory, parquet_directory_writer.hpp). An operator that can make its
+// result in slices does so only when the sink does not keep them, so that a
+// result written to files never has to fit in memory whole.
+#include <arrow/record_batch.h>
+
+#include <memory>
+#include <string>
+
+#include "hpcdb/table/distributed_table.hpp"
+
+namespace hpcdb {
+
+class ResultSink {
+ public:
+  virtual ~ResultSink() = default;
+  // Collective: every rank calls it as often as the others, each with its
+  // own batch (which may have no rows).
+  virtual void consume(std::shared_ptr<arrow::RecordBatch> batch) = 0;
+  // Whether the batches stay in memory once consumed.
+  virtual bool keeps_batches() const = 0;
+  // The phase its work is reported under ("write"), or empty: none worth one.
+  virtual std::string phase() const = 0;
+};
+
+// Keeps the batches that have rows: the result in memory.
+class TableSink final : public ResultSink {
+ public:
+  explicit TableSink(std::shared_ptr<arrow::Schema> schema) { table_.schema = std::move(schema); }
+  void consume(std::shared_ptr<arrow::RecordBatch> batch) override {
+    if (batch->num_rows() > 0) table_.batches.push_back(std::move(batch));
+  }
+  bool keeps_batches() const override { return true; }
+  std::string phase() const override { return {}; }
+  DistributedTable& table() { return table_; }
+
+ private:
+  DistributedTable table_;
+};
+
+}  // namespace hpcdb
