@@ -15,7 +15,8 @@ All parts run at one scale factor (default 5) and seed:
             same data (the CSV files of 'hpcdb generate --ssb', loaded once
             into a database file), running the same query stream (client c
             runs the queries hpcdb's client c draws: 'hpcdb ssb --stream-sql')
-            from N closed-loop clients that queue for a pool of P connections,
+            from N closed-loop clients whose queries queue (first come, first
+            served) for a pool of P connections,
             for every P of 1, 2, 4 and N; DuckDB's point at N is its best pool
             (medians over the rounds). A window must hold at least
             --min-cycles of hpcdb's batch cycles: a run with fewer is run
@@ -42,6 +43,7 @@ order instead). Scale factor 5 needs about 1.6 GB in hpcdb's storage rank,
 a few GB in DuckDB, and 3 GB of CSV files in --data.
 """
 import argparse
+import collections
 import csv
 import json
 import os
@@ -96,6 +98,7 @@ def summary(document):
     memory = document["storage"].get("memory", {})
     return {"queries_per_hour": document["throughput"]["queries_per_hour"],
             "completed": document["throughput"]["completed"],
+            "fewest_by_a_client": document["throughput"].get("by_a_client", {}).get("fewest"),
             "p50_s": flights["all"]["p50_s"], "p90_s": flights["all"]["p90_s"], "p99_s": flights["all"]["p99_s"],
             "flights": {k: {"p50_s": v["p50_s"], "p90_s": v["p90_s"], "p99_s": v["p99_s"],
                             "queries_per_hour": v["queries_per_hour"]} for k, v in flights.items()},
@@ -167,44 +170,63 @@ def percentile(values, q):
 
 
 def run_duckdb(args, con, stream, pool, duration, label):
-    """The clients' streams, closed loop, sharing `pool` connections (a
-    client waits for a free one), for `duration` s (--warmup not counted)."""
-    connections = queue.Queue()
-    for _ in range(pool):
-        connections.put(con.cursor())
+    """The clients' streams, closed loop, sharing `pool` connections for
+    `duration` s (--warmup not counted). The clients' queries wait in one
+    first-come, first-served queue that each connection's worker takes from:
+    a client that has just been answered queues behind the others (a lock
+    or a queue of free connections would hand the connection straight back
+    to it and starve the rest)."""
     start = time.time()
     stop = start + duration
     results = queue.Queue()
+    requests = queue.Queue()  # (sql, answered event, errors); None stops a worker
 
-    def client(queries):
+    def worker():
+        cursor = con.cursor()
+        while (request := requests.get()) is not None:
+            sql, answered, errors = request
+            try:
+                cursor.execute(sql).fetchall()
+            except Exception as error:  # the client raises it
+                errors.append(error)
+            answered.set()
+
+    def client(number, queries):
         i = 0
         while time.time() < stop:
             q = queries[i % len(queries)]
             i += 1
             began = time.time()
-            cursor = connections.get()
-            try:
-                cursor.execute(q["sql"]).fetchall()
-            finally:
-                connections.put(cursor)
+            answered, errors = threading.Event(), []
+            requests.put((q["sql"], answered, errors))
+            answered.wait()
+            if errors:
+                raise errors[0]
             ended = time.time()
             if start + args.warmup <= ended <= stop:
-                results.put((q["flight"], ended - began))
+                results.put((q["flight"], ended - began, number))
 
     load = load_average()
-    threads = [threading.Thread(target=client, args=(s,)) for s in stream]
-    for t in threads:
+    workers = [threading.Thread(target=worker) for _ in range(pool)]
+    threads = [threading.Thread(target=client, args=(n, s)) for n, s in enumerate(stream)]
+    for t in workers + threads:
         t.start()
     for t in threads:
+        t.join()
+    for _ in workers:
+        requests.put(None)
+    for t in workers:
         t.join()
     done = []
     while not results.empty():
         done.append(results.get())
     window = duration - args.warmup
-    latencies = [d for _, d in done]
+    latencies = [d for _, d, _ in done]
+    by_client = collections.Counter(c for _, _, c in done)
     result = {"queries_per_hour": 3600 * len(done) / window, "completed": len(done),
               "p50_s": percentile(latencies, 0.5), "p90_s": percentile(latencies, 0.9),
-              "p99_s": percentile(latencies, 0.99), "load_average": load}
+              "p99_s": percentile(latencies, 0.99), "load_average": load,
+              "fewest_by_a_client": min(by_client.get(c, 0) for c in range(len(stream)))}
     print(f"[{label}] load {load:.1f}: {len(done)} queries in {window:.0f} s = {result['queries_per_hour']:,.0f} "
           f"queries/hour, p50 {result['p50_s']:.3f} s, p99 {result['p99_s']:.3f} s", flush=True)
     return result
@@ -327,6 +349,16 @@ def report_curve(args, rows, verdict):
                      f"{m('p99_s', system='duckdb', pool=pool):>7.3f} {druns:>24} | {h / d:>5.2f}x")
             verdict[f"hpcdb_over_duckdb_{clients}"] = h / d
         print(line)
+    print("\nfewest answers a client got in a run's window (a starved client has none):")
+    for clients in args.clients:
+        def fewest(**kw):
+            values = [r.get("fewest_by_a_client") for r in rows if r["part"] == "curve" and r["clients"] == clients and
+                      all(r.get(k) == v for k, v in kw.items())]
+            values = [v for v in values if v is not None]
+            return min(values) if values else "-"
+        pool = best_pool(rows, clients)[0]
+        print(f"  {clients:>4} clients: hpcdb {fewest(system='hpcdb')}, DuckDB with {pool} connection(s) "
+              f"{fewest(system='duckdb', pool=pool)}")
     pools = sorted({r["pool"] for r in rows if r["part"] == "curve" and r["system"] == "duckdb"})
     if pools:
         print("\nDuckDB by pool (median queries/hour):")

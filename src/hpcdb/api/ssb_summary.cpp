@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -88,6 +89,11 @@ nlohmann::ordered_json engine_numbers(const QueryEngineStats& q, const ssb::Work
   nlohmann::ordered_json by_query;
   for (int i = 0; i < ssb::kQueryNames; ++i) by_query[ssb::label(static_cast<ssb::QueryName>(i))] = w.completed_by_query[static_cast<std::size_t>(i)];
   j["completed_by_query"] = by_query;
+  // A starved client shows as one with few answers (or none) beside the others.
+  if (!w.completed_by_client.empty()) {
+    j["fewest_by_a_client"] = *std::min_element(w.completed_by_client.begin(), w.completed_by_client.end());
+    j["most_by_a_client"] = *std::max_element(w.completed_by_client.begin(), w.completed_by_client.end());
+  }
   j["point_queries"] = w.point_queries;
   j["updates"] = w.updates;
   j["lookups_found"] = w.lookups_found;

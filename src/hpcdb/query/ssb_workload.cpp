@@ -49,13 +49,14 @@ class Driver {
       for (unsigned c = 0; c < config_.clients; ++c) {
         rngs_.push_back(client_stream(config_.seed, engine_.engine(), c));
       }
+      result_.completed_by_client.assign(config_.clients, 0);
       std::vector<StarRequest> first;
       for (unsigned c = 0; c < config_.clients; ++c) {
         {
           std::lock_guard lock(mutex_);
           ++outstanding_;
         }
-        first.push_back(make_request(random_query(rngs_[c]), &rngs_[c]));
+        first.push_back(make_request(random_query(rngs_[c]), &rngs_[c], c));
       }
       engine_.star().submit_all(std::move(first));
     }
@@ -102,23 +103,24 @@ class Driver {
     return standard_[next_standard_++];
   }
 
-  void issue(SsbQuery query, CounterRng* rng) {
+  // `client`: the random-mix client's number (its stream is `rng`).
+  void issue(SsbQuery query, CounterRng* rng, std::size_t client = 0) {
     if (rng != nullptr) {
       std::lock_guard lock(mutex_);
       ++outstanding_;
     }
-    engine_.star().submit(make_request(query, rng));
+    engine_.star().submit(make_request(query, rng, client));
   }
 
   // The request of a query (counted outstanding already) and what happens
   // when its answer comes: counted, kept, and the client's next query issued.
-  StarRequest make_request(SsbQuery query, CounterRng* rng) {
+  StarRequest make_request(SsbQuery query, CounterRng* rng, std::size_t client = 0) {
     const Clock::time_point issued = Clock::now();
     StarRequest request;
     request.plan = plan_of(query);
     auto seen = std::make_shared<SeenVersions>();
     if (config_.keep_answers) request.seen = [seen](const SeenVersions& v) { *seen = v; };
-    request.done = [this, query, rng, issued, seen](std::vector<ResultRow> rows) {
+    request.done = [this, query, rng, client, issued, seen](std::vector<ResultRow> rows) {
       const Clock::time_point now = Clock::now();
       std::optional<SsbQuery> next;
       {
@@ -129,6 +131,7 @@ class Driver {
           const auto ns = static_cast<std::uint64_t>(seconds_between(issued, now) * 1e9);
           ++result_.completed;
           ++result_.completed_by_query[static_cast<std::size_t>(query.name)];
+          if (rng != nullptr) ++result_.completed_by_client[client];
           result_.latency.add(ns);
           result_.latency_by_flight[static_cast<std::size_t>(flight(query.name) - 1)].add(ns);
         }
@@ -138,7 +141,7 @@ class Driver {
       if (next) {
         issue(*next, nullptr);
       } else if (rng != nullptr && !stopping_.load()) {
-        issue(random_query(*rng), rng);
+        issue(random_query(*rng), rng, client);
       }
     };
     return request;

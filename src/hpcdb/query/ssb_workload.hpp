@@ -55,6 +55,7 @@ struct WorkloadResult {
   double measured_seconds = 0;  // the window the counts below cover
   std::uint64_t completed = 0;  // star queries completed in the window
   std::array<std::uint64_t, kQueryNames> completed_by_query{};
+  std::vector<std::uint64_t> completed_by_client;  // random mix: each client's, in the window
   std::array<LatencyHistogram, kFlights> latency_by_flight;
   LatencyHistogram latency;
   std::uint64_t point_queries = 0;

@@ -148,6 +148,9 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["command"] == "ssb"
 assert d["throughput"]["queries_per_hour"] > 0 and d["throughput"]["completed"] > 0
+# Every client of the random mix is answered (8 clients of queries taking milliseconds).
+by_client = d["throughput"]["by_a_client"]
+assert 0 < by_client["fewest"] <= by_client["most"] and 8 * by_client["fewest"] <= d["throughput"]["completed"]
 # Without point-query clients, priorities (auto) are off: nothing gives way.
 assert d["config"]["priorities"] == "off" and d["config"]["bulk_threads"] == "normal"
 assert d["config"]["scan_threads"] >= 1 and d["config"]["cycle_queries"] == 64

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "hpcdb/core/units.hpp"
@@ -156,6 +157,16 @@ void add_query_sections(Json& doc, const SsbGathered& g) {
     for (const auto& [name, n] : r["query_engine"]["completed_by_query"].items()) by_query[name] = by_query.value(name, std::uint64_t{0}) + n.get<std::uint64_t>();
   }
   doc["completed_by_query"] = by_query;
+  // Over every engine's clients (random mix only).
+  std::optional<std::uint64_t> fewest, most;
+  for (const Json& r : g.ranks) {
+    if (!r.contains("query_engine") || !r["query_engine"].contains("fewest_by_a_client")) continue;
+    const auto low = r["query_engine"]["fewest_by_a_client"].get<std::uint64_t>();
+    const auto high = r["query_engine"]["most_by_a_client"].get<std::uint64_t>();
+    fewest = std::min(fewest.value_or(low), low);
+    most = std::max(most.value_or(high), high);
+  }
+  if (fewest) doc["throughput"]["by_a_client"] = {{"fewest", *fewest}, {"most", *most}};
   const LatencyHistogram& points = g.histograms[5];
   doc["point_queries"] = latency(points, 1e-6, "ms");
   doc["point_queries"]["updates"] = sum_of(g.ranks, "query_engine", "updates");
@@ -260,6 +271,11 @@ void print_ssb_report(const Json& doc) {
   }
   fmt::print("  {} queries in {:.1f} s: {} queries/hour\n", format_grouped(t["completed"].get<std::uint64_t>()),
              t["measured_seconds"].get<double>(), format_grouped(static_cast<std::uint64_t>(t["queries_per_hour"].get<double>())));
+  if (t.contains("by_a_client")) {
+    fmt::print("  answers a client got in the window: fewest {}, most {}\n",
+               format_grouped(t["by_a_client"]["fewest"].get<std::uint64_t>()),
+               format_grouped(t["by_a_client"]["most"].get<std::uint64_t>()));
+  }
   const Json& p = doc["point_queries"];
   if (p["count"].get<std::uint64_t>() > 0) {
     fmt::print("  point queries: {} ({} updates, {:.0f}/s), latency p50 {:.3f} ms, p90 {:.3f} ms, p99 {:.3f} ms\n",
