@@ -17,6 +17,13 @@
 # made by that component are suppressed; Open MPI unloads its components at
 # MPI_Finalize, and a suppressed library must stay loaded, so it is preloaded
 # into every MPI process.
+# A race report names both accesses; a suppression of Open MPI or UCX can
+# only match the earlier access if its stack can still be restored. With the
+# default history (128K accesses a thread) a network thread that spins
+# through progress calls loses it within milliseconds, and a copy inside MPI
+# out of a caller's stack frame was reported against our later write to the
+# same frame, with the earlier stack "failed to restore": history_size=7
+# keeps 4M accesses a thread.
 set(hpcdb_tsan_names WorkerTeam RunOnThreads NodeTask Threads threads Parallel NodeSharing Skew BufferPool MergeLevel)
 list(TRANSFORM hpcdb_tsan_names PREPEND "*")
 list(TRANSFORM hpcdb_tsan_names APPEND "*")
@@ -45,7 +52,7 @@ set(hpcdb_tsan_self_btl ${pkglibdir}/mca_btl_self.so)
 
 set(mpi_launch_options -x LD_PRELOAD=${hpcdb_tsan_self_btl})
 set(sanitizer_environment
-    "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1 suppressions=${CMAKE_CURRENT_LIST_DIR}/tsan.supp"
+    "TSAN_OPTIONS=halt_on_error=1 second_deadlock_stack=1 history_size=7 suppressions=${CMAKE_CURRENT_LIST_DIR}/tsan.supp"
     UCX_MEM_EVENTS=no UCX_MEM_MMAP_HOOK_MODE=none OMPI_MCA_memory=^patcher)
 
 function(hpcdb_thread_sanitizer_tests)
