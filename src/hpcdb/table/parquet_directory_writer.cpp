@@ -44,6 +44,17 @@ std::string broadcast_text(const Cluster& cluster, std::string text) {
   return text;
 }
 
+// Runs `step` of writing a file, Parquet's exceptions turned into the
+// engine's errors (Arrow's statuses are, by check_arrow and value_of).
+template <class Step>
+void writing(const std::string& what, Step&& step) {
+  try {
+    step();
+  } catch (const parquet::ParquetException& e) {
+    throw Error(what + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 std::string part_file_name(int rank) { return fmt::format("part-{:05d}.parquet", rank); }
@@ -95,43 +106,40 @@ ParquetDirectoryWriter::ParquetDirectoryWriter(const Cluster& cluster, std::shar
       if (cluster.rank() == 0) {
         check_output_space({{staging_ + "/" + part_file_name(0), expected_bytes / 10}}, "output directory");
       }
-      auto file = std::make_unique<OpenFile>();
-      file->final_part = staging_ + "/" + part_file_name(cluster.rank());
-      file->partial = staging_ + "/." + part_file_name(cluster.rank()) + ".partial";
-      file->shown = (fs::path(output_.directory) / part_file_name(cluster.rank())).string();
-      file->what = "cannot write Parquet file '" + file->shown + "'";
-      file->removed_on_interruption = TemporaryFileGuard(file->partial);
-      try {
-        file->sink = value_of(arrow::io::FileOutputStream::Open(file->partial), file->what);
-        parquet::WriterProperties::Builder properties;
-        properties.compression(parquet::Compression::SNAPPY);
-        properties.max_row_group_length(std::int64_t{1} << 20);
-        properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
-        // Decimals of up to 18 digits as 64-bit integers (as DuckDB writes
-        // them), not 16-byte fixed-length values: smaller and faster to encode.
-        properties.enable_store_decimal_as_integer();
-        parquet::ArrowWriterProperties::Builder arrow_properties;
-        arrow_properties.store_schema();
-        file->writer = value_of(parquet::arrow::FileWriter::Open(*schema_, table_memory_pool(), file->sink,
-                                                                 properties.build(), arrow_properties.build()),
-                                file->what);
-      } catch (const parquet::ParquetException& e) {
-        throw Error(file->what + ": " + e.what());
-      }
-      file_ = std::move(file);
+      open_file();
     });
   } catch (...) {
-    file_.reset();
-    if (cluster.rank() == 0) {
-      std::error_code ignored;
-      fs::remove_all(staging_, ignored);
-    }
+    discard();
     throw;
   }
 }
 
-ParquetDirectoryWriter::~ParquetDirectoryWriter() {
-  if (committed_) return;
+void ParquetDirectoryWriter::open_file() {
+  auto file = std::make_unique<OpenFile>();
+  file->final_part = staging_ + "/" + part_file_name(cluster_.rank());
+  file->partial = staging_ + "/." + part_file_name(cluster_.rank()) + ".partial";
+  file->shown = (fs::path(output_.directory) / part_file_name(cluster_.rank())).string();
+  file->what = "cannot write Parquet file '" + file->shown + "'";
+  file->removed_on_interruption = TemporaryFileGuard(file->partial);
+  writing(file->what, [&] {
+    file->sink = value_of(arrow::io::FileOutputStream::Open(file->partial), file->what);
+    parquet::WriterProperties::Builder properties;
+    properties.compression(parquet::Compression::SNAPPY);
+    properties.max_row_group_length(std::int64_t{1} << 20);
+    properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
+    // Decimals of up to 18 digits as 64-bit integers (as DuckDB writes
+    // them), not 16-byte fixed-length values: smaller and faster to encode.
+    properties.enable_store_decimal_as_integer();
+    parquet::ArrowWriterProperties::Builder arrow_properties;
+    arrow_properties.store_schema();
+    file->writer = value_of(parquet::arrow::FileWriter::Open(*schema_, table_memory_pool(), file->sink,
+                                                             properties.build(), arrow_properties.build()),
+                            file->what);
+  });
+  file_ = std::move(file);
+}
+
+void ParquetDirectoryWriter::discard() {
   file_.reset();
   if (cluster_.rank() == 0) {
     std::error_code ignored;
@@ -139,13 +147,13 @@ ParquetDirectoryWriter::~ParquetDirectoryWriter() {
   }
 }
 
+ParquetDirectoryWriter::~ParquetDirectoryWriter() {
+  if (!committed_) discard();
+}
+
 void ParquetDirectoryWriter::write_local(const arrow::RecordBatch& batch) {
   if (!file_) throw Error("the Parquet directory '" + output_.directory + "' is closed");
-  try {
-    check_arrow(file_->writer->WriteRecordBatch(batch), file_->what);
-  } catch (const parquet::ParquetException& e) {
-    throw Error(file_->what + ": " + e.what());
-  }
+  writing(file_->what, [&] { check_arrow(file_->writer->WriteRecordBatch(batch), file_->what); });
   rows_ += static_cast<std::uint64_t>(batch.num_rows());
   if (progress_) progress_->add(static_cast<std::uint64_t>(batch.num_rows()), batch_bytes(batch));
 }
@@ -166,13 +174,11 @@ WriteStats ParquetDirectoryWriter::commit() {
   WriteStats stats;
   run_collectively(cluster_.world(), [&] {
     OpenFile& file = *file_;
-    try {
+    writing(file.what, [&] {
       check_arrow(file.writer->Close(), file.what);
       stats.bytes = static_cast<std::uint64_t>(value_of(file.sink->Tell(), file.what));
       check_arrow(file.sink->Close(), file.what);
-    } catch (const parquet::ParquetException& e) {
-      throw Error(file.what + ": " + e.what());
-    }
+    });
     if (::rename(file.partial.c_str(), file.final_part.c_str()) != 0) {
       throw Error(output_error("Parquet file", file.shown, errno));
     }

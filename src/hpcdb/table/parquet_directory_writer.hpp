@@ -60,7 +60,9 @@ class ParquetDirectoryWriter final : public ResultSink {
 
  private:
   struct OpenFile;
+  void open_file();  // this rank's, in the hidden directory
   void write_local(const arrow::RecordBatch& batch);
+  void discard();    // closes this rank's file; rank 0 removes the hidden directory
 
   const Cluster& cluster_;
   std::shared_ptr<arrow::Schema> schema_;

@@ -148,9 +148,11 @@ import json, sys
 d = json.load(open(sys.argv[1]))
 assert d["command"] == "ssb"
 assert d["throughput"]["queries_per_hour"] > 0 and d["throughput"]["completed"] > 0
-# Every client of the random mix is answered (8 clients of queries taking milliseconds).
+# The clients' answers (8 per query engine) lie between the clients times the fewest and times the most
+# a client got (how many a window holds depends on the machine's speed: no client is required to have one).
 by_client = d["throughput"]["by_a_client"]
-assert 0 < by_client["fewest"] <= by_client["most"] and 8 * by_client["fewest"] <= d["throughput"]["completed"]
+clients = d["config"]["clients_per_engine"] * d["config"]["query_engines"]
+assert clients * by_client["fewest"] <= d["throughput"]["completed"] <= clients * by_client["most"]
 # Without point-query clients, priorities (auto) are off: nothing gives way.
 assert d["config"]["priorities"] == "off" and d["config"]["bulk_threads"] == "normal"
 assert d["config"]["scan_threads"] >= 1 and d["config"]["cycle_queries"] == 64
