@@ -287,21 +287,35 @@ void StarBatchCycle::take_fact_event(const BatchEvent& e) {
     return;
   }
   if (e.kind != BatchEvent::Kind::piece) return;
-  const Clock::time_point start = Clock::now();
   const FactReader& reader = fact_readers_.at(e.fragment);
   const ResultPieceView piece(e.payload->bytes());
-  if (words_ == 1 && reader.int32_keys) {
-    probe_tuples<1, true>(reader, piece, e.start->record);
-  } else if (words_ == 1) {
-    probe_tuples<1, false>(reader, piece, e.start->record);
-  } else {
-    probe_tuples<0, false>(reader, piece, e.start->record);
-  }
-  const Clock::time_point probed = Clock::now();
-  aggregate_survivors(reader, piece, e.start->record);
-  counts_.probe_seconds += std::chrono::duration<double>(probed - start).count();
-  counts_.aggregate_seconds += seconds_since(probed);
+  probe_and_aggregate(reader, piece, e.start->record);
+  counts_.fact_tuples += piece.tuples();
   counts_.result_bytes += e.payload->bytes().size();
+}
+
+// A piece goes through the probe and the aggregation a block of tuples at a
+// time, so that the dimension slots the probe brought into the cache are
+// still there when the aggregation reads their grouping values (a whole
+// piece's slots overflow the second-level cache).
+void StarBatchCycle::probe_and_aggregate(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record) {
+  constexpr std::size_t kBlockTuples = 512;
+  const std::size_t tuples = piece.tuples();
+  for (std::size_t first = 0; first < tuples; first += kBlockTuples) {
+    const TupleRange block{first, std::min(tuples, first + kBlockTuples)};
+    const Clock::time_point start = Clock::now();
+    if (words_ == 1 && reader.int32_keys) {
+      probe_tuples<1, true>(reader, piece, record, block);
+    } else if (words_ == 1) {
+      probe_tuples<1, false>(reader, piece, record, block);
+    } else {
+      probe_tuples<0, false>(reader, piece, record, block);
+    }
+    const Clock::time_point probed = Clock::now();
+    aggregate_survivors(reader, piece, record);
+    counts_.probe_seconds += std::chrono::duration<double>(probed - start).count();
+    counts_.aggregate_seconds += seconds_since(probed);
+  }
 }
 
 void StarBatchCycle::aggregate(std::size_t q, const std::uint64_t* const* slots, const std::int64_t* measures) {
@@ -326,13 +340,14 @@ void StarBatchCycle::aggregate(std::size_t q, const std::uint64_t* const* slots,
 // any number); kInt32Keys: every foreign key is 4 bytes (SSB's are); slots
 // of large dimension tables a few rows ahead are prefetched.
 template <std::size_t kWords, bool kInt32Keys>
-void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record) {
+void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record,
+                                  TupleRange range) {
   constexpr std::size_t kPrefetch = 8;
   const std::size_t words = kWords == 0 ? words_ : kWords;
   const std::size_t dims = reader.dims.size();
   const ProbeDim* probe_dims = reader.dims.data();
   const std::size_t bitset_words = record.bitset_bytes / 8;
-  const std::size_t tuples = piece.tuples();
+  const std::size_t tuples = piece.tuples();  // prefetching reaches into the next block
   const auto key_of = [](const std::byte* rec, const ProbeDim& d) -> std::int64_t {
     if constexpr (kInt32Keys) {
       std::int32_t v;
@@ -343,11 +358,12 @@ void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceVie
     }
   };
   Survivors& out = survivors_;
-  out.tuples.resize(tuples);
-  out.masks.resize(tuples * words);
-  out.slots.resize(tuples * dims);
+  const std::size_t block = range.last - range.first;
+  out.tuples.resize(block);
+  out.masks.resize(block * words);
+  out.slots.resize(block * dims);
   std::size_t kept = 0;
-  for (std::size_t t = 0; t < tuples; ++t) {
+  for (std::size_t t = range.first; t < range.last; ++t) {
     if (reader.prefetch && t + kPrefetch < tuples) {
       const std::byte* ahead = piece.record(t + kPrefetch, record.bitset_bytes);
       for (std::size_t d = 0; d < dims; ++d) {
@@ -391,7 +407,6 @@ void StarBatchCycle::probe_tuples(const FactReader& reader, const ResultPieceVie
     kept += any != 0 ? 1 : 0;
   }
   out.tuples.resize(kept);
-  counts_.fact_tuples += tuples;
 }
 
 // The aggregation: every survivor's measure added to the groups of each

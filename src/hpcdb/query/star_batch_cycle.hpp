@@ -122,8 +122,8 @@ class StarBatchCycle {
     bool prefetch = false;               // some dimension is prefetched
     std::vector<Field> measures;         // by the batch's measure columns
   };
-  // The fact rows of a piece that some query still joins: their masks and
-  // dimension slots (filled by the probe, read by the aggregation).
+  // The fact rows of a block of a piece that some query still joins: their
+  // masks and dimension slots (filled by the probe, read by the aggregation).
   struct Survivors {
     std::vector<std::uint32_t> tuples;
     std::vector<std::uint64_t> masks;             // words per survivor
@@ -137,8 +137,14 @@ class StarBatchCycle {
   static Field field_of(const RecordLayout& record, std::uint16_t column);
   std::vector<std::size_t> positions_of(const StartBatch& start, const std::unordered_map<QueryId, std::size_t>& ids) const;
   void note_version(const BatchEvent& event);
+  // Tuples [first, last) of a piece.
+  struct TupleRange {
+    std::size_t first;
+    std::size_t last;
+  };
   template <std::size_t kWords, bool kInt32Keys>
-  void probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record);
+  void probe_tuples(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record, TupleRange range);
+  void probe_and_aggregate(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record);
   void aggregate_survivors(const FactReader& reader, const ResultPieceView& piece, const RecordLayout& record);
   void aggregate(std::size_t query, const std::uint64_t* const* slots, const std::int64_t* measures);
 
