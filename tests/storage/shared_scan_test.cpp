@@ -218,6 +218,42 @@ TEST(PredicateIndex, IndexesEveryPredicateAndPrunesImpossibleOnes) {
   }
 }
 
+// Many queries on a wide column (as semi-join filters on a foreign key): its
+// table is held as codes into its distinct bitsets, of 1 byte when the
+// queries share few key sets and of 2 when they do not.
+TEST(PredicateIndex, WideTablesOfManyQueriesAreCoded) {
+  std::mt19937_64 rng(7);
+  const ColumnTable table = random_table(20000, rng);
+  const std::vector<ColumnStats> ranges = column_stats(table);
+  for (const std::size_t key_sets : {std::size_t{3}, std::size_t{40}}) {
+    std::vector<std::vector<std::int64_t>> sets(key_sets);
+    for (auto& set : sets) {
+      for (int i = 0; i < 3000; ++i) set.push_back(static_cast<std::int64_t>(rng() % 100000));
+    }
+    std::vector<StorageQuery> queries(40);
+    std::vector<PositionedQuery> positioned;
+    for (std::size_t q = 0; q < queries.size(); ++q) {
+      queries[q].predicates = {Predicate::in(3, sets[q % key_sets])};
+      if (q % 5 == 0) queries[q].predicates.push_back(Predicate::between(1, 2, 6));
+      positioned.push_back({&queries[q], q});
+    }
+    StorageQuery unconstrained;
+    positioned.push_back({&unconstrained, queries.size()});
+    const PredicateIndex index(table, ranges, positioned, 1);
+    EXPECT_EQ(index.stats().coded, 1u);
+    EXPECT_LT(index.stats().table_bytes, key_sets == 3 ? 150000u : 300000u);  // 1 or 2 bytes a value
+    std::vector<std::uint64_t> masks(table.rows());
+    index.candidates(0, table.rows(), masks.data());
+    for (std::size_t r = 0; r < table.rows(); ++r) {
+      std::uint64_t expected = std::uint64_t{1} << queries.size();
+      for (std::size_t q = 0; q < queries.size(); ++q) {
+        if (passes(table, r, queries[q])) expected |= std::uint64_t{1} << q;
+      }
+      ASSERT_EQ(masks[r], expected) << "row " << r << ", " << key_sets << " key sets";
+    }
+  }
+}
+
 // A predicate on a column whose range is too wide for a value table is
 // checked as a residual on the rows the tables leave.
 TEST(PredicateIndex, WideColumnsAreResiduals) {

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <unordered_map>
 
 #include "hpcdb/core/error.hpp"
 
@@ -169,7 +170,9 @@ void PredicateIndex::build_column(ColumnIndex& c, const std::vector<Constraint>&
         c.direct_entries[d * words_ + position / 64] |= std::uint64_t{1} << (position % 64);
       });
     }
-    stats_.table_bytes += c.direct_entries.size() * sizeof(std::uint64_t);
+    if (words_ == 1 && c.direct_entries.size() * sizeof(std::uint64_t) > kCodeAboveBytes) code_column(c);
+    stats_.table_bytes += c.direct_entries.size() * sizeof(std::uint64_t) + c.codes.size() +
+                          c.patterns.size() * sizeof(std::uint64_t);
     return;
   }
   c.entry_bytes = k <= 8 ? 1 : 2;
@@ -189,6 +192,43 @@ void PredicateIndex::build_column(ColumnIndex& c, const std::vector<Constraint>&
     }
   }
   stats_.table_bytes += c.entries.size() + c.expand.size() * sizeof(std::uint64_t);
+}
+
+// Replaces a one-word direct table by codes into its distinct entries, if
+// there are at most 65,536 of them.
+void PredicateIndex::code_column(ColumnIndex& c) {
+  constexpr std::size_t kMaxPatterns = std::size_t{1} << 16;
+  std::unordered_map<std::uint64_t, std::uint16_t> code_of;
+  std::vector<std::uint16_t> codes(c.direct_entries.size());
+  for (std::size_t d = 0; d < c.direct_entries.size(); ++d) {
+    const auto [it, added] = code_of.try_emplace(c.direct_entries[d], static_cast<std::uint16_t>(code_of.size()));
+    if (added && code_of.size() > kMaxPatterns) return;
+    codes[d] = it->second;
+  }
+  c.patterns.resize(code_of.size());
+  for (const auto& [bits, code] : code_of) c.patterns[code] = bits | c.free[0];
+  c.code_bytes = code_of.size() <= 256 ? 1 : 2;
+  c.codes.resize(codes.size() * c.code_bytes);
+  if (c.code_bytes == 1) {
+    std::copy(codes.begin(), codes.end(), c.codes.begin());
+  } else {
+    std::memcpy(c.codes.data(), codes.data(), c.codes.size());
+  }
+  c.direct_entries = {};
+  ++stats_.coded;
+}
+
+template <class T, class Code>
+void PredicateIndex::and_column_coded(const ColumnIndex& index, std::size_t first, std::size_t rows,
+                                      std::uint64_t* masks) const {
+  const T* values = reinterpret_cast<const T*>(index.values) + first;
+  const Code* codes = reinterpret_cast<const Code*>(index.codes.data());
+  const std::uint64_t* patterns = index.patterns.data();
+  for (std::size_t r = 0; r < rows; ++r) {
+    auto d = static_cast<std::uint64_t>(static_cast<std::int64_t>(values[r]) - index.min);
+    d = d < index.domain ? d : index.domain;
+    masks[r] &= patterns[codes[d]];
+  }
 }
 
 template <class T>
@@ -233,6 +273,8 @@ void PredicateIndex::and_column_one_word(const ColumnIndex& index, std::size_t f
 
 template <class T>
 void PredicateIndex::and_column(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const {
+  if (index.code_bytes == 1) return and_column_coded<T, std::uint8_t>(index, first, rows, masks);
+  if (index.code_bytes == 2) return and_column_coded<T, std::uint16_t>(index, first, rows, masks);
   if (index.direct) return and_column_direct<T>(index, first, rows, masks);
   if (words_ == 1) {
     switch (index.entry_bytes) {

@@ -16,7 +16,11 @@
 // bytes as they need, so that it stays small enough for the caches; small
 // tables (one per byte of an entry) expand the local bits into the batch's
 // bitsets. With more than 16 queries on a column, entries hold the batch's
-// bits themselves (as large, and one load instead of one per byte).
+// bits themselves (as large, and one load instead of one per byte). Such a
+// table over a wide range (a foreign key's, whose semi-join filters many
+// queries share) has few distinct entries: it is then held as a code of 1
+// or 2 bytes per value into a list of its distinct bitsets, an eighth or a
+// quarter of the bytes, so that the random lookups stay in the caches.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -40,6 +44,7 @@ struct PredicateIndexStats {
   std::size_t pruned = 0;      // queries no row can match
   std::size_t residual_predicates = 0;
   std::size_t table_bytes = 0;
+  std::size_t coded = 0;       // value tables held as codes into distinct bitsets
 };
 
 // What an index over a batch's queries would hold (for estimating its cost).
@@ -54,6 +59,9 @@ class PredicateIndex {
   // A column's value table may take at most this many bytes; predicates on
   // wider ranges are checked as residuals instead.
   static constexpr std::size_t kMaxTableBytes = std::size_t{128} << 20;
+  // A table of the batch's bitsets larger than this is coded (if its
+  // distinct entries allow): about half a core's second-level cache.
+  static constexpr std::size_t kCodeAboveBytes = std::size_t{256} << 10;
 
   // `stats[c]`: the value range and sample of column c of `table`.
   // `words`: 64-bit words per bitset (positions < 64 x words).
@@ -103,6 +111,11 @@ class PredicateIndex {
     // (domain + 1) x words (one load per row instead of one per byte).
     bool direct = false;
     std::vector<std::uint64_t> direct_entries;
+    // Coded (one word only): value -> code (code_bytes each, the zero entry
+    // included) -> its distinct bitset with `free` already ORed in.
+    std::size_t code_bytes = 0;
+    std::vector<std::uint8_t> codes;
+    std::vector<std::uint64_t> patterns;
   };
   // A query's predicates on one column (their AND).
   struct Constraint {
@@ -113,6 +126,9 @@ class PredicateIndex {
   void build_column(ColumnIndex& c, const std::vector<Constraint>& constraints);
   template <class F>
   static void for_each_passing(const Constraint& k, const ColumnIndex& c, F&& f);
+  void code_column(ColumnIndex& c);
+  template <class T, class Code>
+  void and_column_coded(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
   template <class T>
   void and_column_direct(const ColumnIndex& index, std::size_t first, std::size_t rows, std::uint64_t* masks) const;
   template <class T, std::size_t kEntryBytes>
