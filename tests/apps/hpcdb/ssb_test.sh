@@ -106,7 +106,8 @@ d=${deployments[-1]}
 run_ok "standard_five_rounds_sf1_$d" "queries/hour" ssb --scale 1 --seed 3 --deployment "$d" --queries standard \
   --rounds 5 --answers "$work/standard_rounds_$d.json"
 engines=$ranks
-# Every query engine of every run answered each of the 13 queries once (five times).
+# Every query engine of every run answered each of the 13 queries once (five
+# times in the five-round run).
 "$python" "$check" --data "$work/sf1" --answers "${sf1_answers[@]}" --expect-per-engine 13 --exact > "$work/check1" 2>&1 &&
   report standard_answers_equal_duckdb yes || report standard_answers_equal_duckdb no "$work/check1"
 "$python" "$check" --data "$work/sf1" --answers "$work/standard_rounds_$d.json" --expect-per-engine 65 --exact \
