@@ -136,7 +136,7 @@ def _timeout(seconds):
     return float(seconds)
 
 
-def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algorithm="auto",
+def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algorithm="auto", strategy="auto",
          suffixes=("_l", "_r"), columns=None, stats=False, comm=None, progress_timeout=10.0,
          testing_hash_bits=64):
     """Collective: a join of two distributed tables; returns this rank's
@@ -150,7 +150,14 @@ def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algo
                   make a composite key. Null keys match nothing, as in SQL.
     how           "inner", "left", "right", "full" (or "outer"), "semi" or
                   "anti" (rows of ``left`` with, or without, a match).
-    algorithm     "auto" (radix), "radix" or "sort-merge".
+    algorithm     "auto" (radix), "radix" or "sort-merge": a partitioned
+                  join's operator.
+    strategy      "auto", "partitioned" (both tables' keys partitioned over
+                  the ranks, then the result's columns fetched from the rows'
+                  owners) or "broadcast" (the smaller table copied to every
+                  rank and probed there by the other's own rows); auto
+                  broadcasts when the smaller table's bytes times the other
+                  ranks are at most the larger table's.
     suffixes      added to a column name both tables have (left, right).
     columns       the result's columns by result name (default: every column
                   of both tables, of ``left`` only for semi and anti joins).
@@ -159,7 +166,8 @@ def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algo
     progress_timeout  seconds a silent rank is waited for before the job ends.
     testing_hash_bits  testing aid: fewer bits make string-key hashes collide.
 
-    Which rank holds which result rows follows the keys, not the inputs."""
+    Which rank holds which result rows follows the keys (partitioned), or
+    the larger table's rows (broadcast), not the inputs."""
     def step():
         left_keys, right_keys = _keys(on, left_on, right_on)
         kind = "full" if how == "outer" else how
@@ -167,6 +175,8 @@ def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algo
             raise UsageError(f"how must be one of {', '.join(_HOWS)}, not {how!r}")
         if algorithm not in ("auto", "radix", "sort-merge"):
             raise UsageError(f"algorithm must be 'auto', 'radix' or 'sort-merge', not {algorithm!r}")
+        if strategy not in ("auto", "partitioned", "broadcast"):
+            raise UsageError(f"strategy must be 'auto', 'partitioned' or 'broadcast', not {strategy!r}")
         if len(tuple(suffixes)) != 2:
             raise UsageError("suffixes takes two strings: (left, right)")
         return (_as_table(left, "left"), _as_table(right, "right"), left_keys, right_keys, kind,
@@ -174,7 +184,7 @@ def join(left, right, on=None, *, left_on=None, right_on=None, how="inner", algo
     with _communicator(comm) as engine:
         lt, rt, left_keys, right_keys, kind, names, sfx = _prepared(engine, step)
         capsule, report = _core.join(engine, _capsule_of(lt), _capsule_of(rt), left_keys, right_keys, kind,
-                                     algorithm, names, sfx, float(progress_timeout), int(testing_hash_bits))
+                                     algorithm, strategy, names, sfx, float(progress_timeout), int(testing_hash_bits))
     result = _table_of(capsule)
     return (result, report) if stats else result
 

@@ -161,24 +161,38 @@ def main():
         paths = make_inputs(d)
         check = Checker(os.path.abspath(args.hpcdb), d)
         check.con.register("ipc_table", feather.read_table(paths["left_ipc"]))
+        partitioned, broadcast = ["--strategy", "partitioned"], ["--strategy", "broadcast"]
         for ranks in ranks_list:
             for how in HOWS:
-                check.join_case("int key", ranks, paths["left"], paths["right"], [("k", "k")], how)
-                check.join_case("string key", ranks, paths["left"], paths["right"], [("s", "s")], how)
-            check.join_case("composite key, 3-bit hashes", ranks, paths["left"], paths["right"], [("k", "k"), ("s", "s")],
-                            "inner", ["--testing-hash-bits", "3"])
-            check.join_case("string key, 2-bit hashes", ranks, paths["left"], paths["right"], [("s", "s")], "full",
-                            ["--testing-hash-bits", "2"])
-            check.join_case("zipf", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "inner")
+                check.join_case("int key", ranks, paths["left"], paths["right"], [("k", "k")], how, partitioned)
+                check.join_case("string key", ranks, paths["left"], paths["right"], [("s", "s")], how, partitioned)
+                # The right side is the smaller: broadcast; swapped, the left one is.
+                check.join_case("int key, broadcast", ranks, paths["left"], paths["right"], [("k", "k")], how, broadcast)
+                check.join_case("string key, broadcast", ranks, paths["left"], paths["right"], [("s", "s")], how,
+                                broadcast)
+                check.join_case("int key, left side broadcast", ranks, paths["right"], paths["left"], [("k", "k")], how,
+                                broadcast)
+            for strategy in (partitioned, broadcast):
+                name = strategy[1]
+                check.join_case(f"composite key, 3-bit hashes, {name}", ranks, paths["left"], paths["right"],
+                                [("k", "k"), ("s", "s")], "inner", ["--testing-hash-bits", "3", *strategy])
+                check.join_case(f"string key, 2-bit hashes, {name}", ranks, paths["left"], paths["right"], [("s", "s")],
+                                "full", ["--testing-hash-bits", "2", *strategy])
+                check.join_case(f"zipf, {name}", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "inner",
+                                strategy)
+                # Written in slices of a few rows: every slice a batch of its own, ranks with fewer slices than others.
+                check.join_case(f"int key, 7-row slices, {name}", ranks, paths["left"], paths["right"], [("k", "k")],
+                                "full", ["--testing-slice-rows", "7", *strategy])
+                check.join_case(f"empty right, {name}", ranks, paths["left"], paths["empty"], [("k", "k")], "left",
+                                strategy)
+                check.join_case(f"empty left, {name}", ranks, paths["empty"], paths["left"], [("k", "k")], "full",
+                                strategy)
             check.join_case("zipf sort-merge", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "left",
-                            ["--algorithm", "sort-merge"])
-            # Written in slices of a few rows: every slice a batch of its own, ranks with fewer slices than others.
-            check.join_case("int key, 7-row slices", ranks, paths["left"], paths["right"], [("k", "k")], "full",
-                            ["--testing-slice-rows", "7"])
+                            ["--algorithm", "sort-merge", *partitioned])
             check.join_case("zipf, 100-row slices", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "inner",
                             ["--testing-slice-rows", "100"])
-            check.join_case("empty right", ranks, paths["left"], paths["empty"], [("k", "k")], "left")
-            check.join_case("empty left", ranks, paths["empty"], paths["left"], [("k", "k")], "full")
+            check.join_case("zipf anti, broadcast", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "anti",
+                            broadcast)
         for ranks in ranks_list[:2]:
             check.join_case("csv left", ranks, paths["left_csv"], paths["right"], [("k", "k")], "inner")
             check.join_case("ipc left", ranks, paths["left_ipc"], paths["right"], [("s", "s")], "anti")

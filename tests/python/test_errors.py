@@ -49,6 +49,7 @@ def test_bad_arguments(tables):
     for call, words in [
         (lambda: hpcdb.join(left, right, on="id", how="sideways"), "how"),
         (lambda: hpcdb.join(left, right, on="id", algorithm="nested-loop"), "algorithm"),
+        (lambda: hpcdb.join(left, right, on="id", strategy="scatter"), "strategy"),
         (lambda: hpcdb.join(left, right), "key columns"),
         (lambda: hpcdb.join(left, right, left_on=["id", "name"], right_on="id"), "as many"),
         (lambda: hpcdb.read_parquet("/nonexistent/hpcdb/x.parquet"), "nonexistent"),

@@ -17,11 +17,12 @@ EXPECTED = {
 }
 
 
-@pytest.mark.parametrize("algorithm", ["radix", "sort-merge"])
+@pytest.mark.parametrize("plan", [("partitioned", "radix"), ("partitioned", "sort-merge"), ("broadcast", "auto")])
 @pytest.mark.parametrize("how", list(EXPECTED))
-def test_every_kind_of_join_equals_duckdb(tables, how, algorithm):
+def test_every_kind_of_join_equals_duckdb(tables, how, plan):
     left, right = tables
-    result = hpcdb.join(share_of(left), share_of(right), on="id", how=how, algorithm=algorithm)
+    strategy, algorithm = plan
+    result = hpcdb.join(share_of(left), share_of(right), on="id", how=how, algorithm=algorithm, strategy=strategy)
     expected_columns = 3 if how in ("semi", "anti") else 6
     assert result.num_columns == expected_columns
     if how not in ("semi", "anti"):
@@ -45,14 +46,15 @@ def test_pandas_and_duckdb_inputs(tables):
     check_at_root(result, EXPECTED["left"], l=left, r=right)
 
 
-def test_string_and_composite_keys_with_forced_hash_collisions():
+@pytest.mark.parametrize("strategy", ["partitioned", "broadcast"])
+def test_string_and_composite_keys_with_forced_hash_collisions(strategy):
     whole_left = pa.table({"a": [f"k{i % 40}" for i in range(300)], "b": [i % 3 for i in range(300)],
                            "v": list(range(300))})
     whole_right = pa.table({"a": [f"k{i % 50}" for i in range(120)], "b": [i % 2 for i in range(120)],
                             "w": list(range(120))})
     for bits in (64, 2):  # two bits: almost every pair of keys collides, and must still not match
         result, report = hpcdb.join(share_of(whole_left), share_of(whole_right), on=["a", "b"], stats=True,
-                                    testing_hash_bits=bits)
+                                    testing_hash_bits=bits, strategy=strategy)
         assert report["plan"]["key_encoding"] == "hashed"
         if bits == 2:
             assert report["hash_collisions"] > 0
@@ -79,8 +81,9 @@ def test_empty_shares_and_an_empty_side(tables):
 
 def test_report_holds_plan_rows_and_phases(tables):
     left, right = tables
-    result, report = hpcdb.join(share_of(left), share_of(right), on="id", stats=True)
+    result, report = hpcdb.join(share_of(left), share_of(right), on="id", stats=True, strategy="partitioned")
     assert report["ranks"] == hpcdb.size()
+    assert report["plan"]["strategy"] == "partitioned"
     assert report["plan"]["algorithm"] == "radix"
     assert report["left_rows"] == left.num_rows and report["right_rows"] == right.num_rows
     assert report["keyless_rows"] == 2  # a null key on each side
@@ -90,3 +93,13 @@ def test_report_holds_plan_rows_and_phases(tables):
     whole = hpcdb.gather(result)  # the report counts every rank's rows
     everywhere("" if hpcdb.rank() != 0 or whole.num_rows == report["result_rows"] == report["pairs"] else
                f"gathered {whole.num_rows} rows; the report says {report['result_rows']} rows, {report['pairs']} pairs")
+
+
+def test_broadcast_report_names_the_side_sent(tables):
+    left, right = tables
+    result, report = hpcdb.join(share_of(left), share_of(right), on="id", stats=True, strategy="broadcast")
+    assert report["plan"]["strategy"] == "broadcast"
+    assert [p["name"] for p in report["phases"]][:3] == ["read", "broadcast", "join"]
+    assert report["join_bytes_sent"] == 0 and report["materialize_bytes_sent"] == 0
+    assert (report["broadcast_bytes_sent"] > 0) == (hpcdb.size() > 1)
+    check_at_root(result, EXPECTED["inner"], l=left, r=right)

@@ -8,6 +8,7 @@
 #include "hpcdb/core/units.hpp"
 #include "hpcdb/join/join_facts.hpp"
 #include "hpcdb/join/join_memory.hpp"
+#include "hpcdb/join/tables/broadcast_table_join.hpp"
 #include "hpcdb/join/tables/table_join.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
@@ -50,17 +51,35 @@ SideFacts inspect_side(const Cluster& cluster, const TableJoinSide& side, const 
   return facts;
 }
 
+// The side's columns the join reads: opened (files) or measured (in memory),
+// so that their size is known before anything is read.
+void open_reads(const Cluster& cluster, const TableJoinSide& side, const std::vector<std::string>& reads,
+                const std::string& label, SideFacts& facts) {
+  if (side.table) {
+    DistributedTable selected;
+    std::vector<int> indices;
+    for (const std::string& name : reads) indices.push_back(side.table->schema()->GetFieldIndex(name));
+    run_collectively(cluster.world(), [&] {
+      selected = from_arrow_table(value_of(side.table->SelectColumns(indices), "cannot select the " + label + " table's columns"));
+    });
+    facts.bytes = allreduce<std::uint64_t>(selected.bytes(), MPI_SUM, cluster.world());
+    return;
+  }
+  TableInput input = side.input;
+  input.columns = reads;
+  facts.source = open_table(cluster, input, label);
+  facts.bytes = facts.source->estimated_bytes();
+}
+
 // The share of one side with the columns the join reads.
-DistributedTable read_side(const Cluster& cluster, const TableJoinSide& side,
-                           const std::vector<std::string>& reads, const std::string& label, ProgressLine* progress) {
+DistributedTable read_side(const TableJoinSide& side, const std::vector<std::string>& reads, SideFacts& facts,
+                           const std::string& label, ProgressLine* progress) {
   if (side.table) {
     std::vector<int> indices;
     for (const std::string& name : reads) indices.push_back(side.table->schema()->GetFieldIndex(name));
     return from_arrow_table(value_of(side.table->SelectColumns(indices), "cannot select the " + label + " table's columns"));
   }
-  TableInput input = side.input;
-  input.columns = reads;
-  return open_table(cluster, input, label)->read(progress);
+  return facts.source->read(progress);
 }
 
 // Bytes a result pair takes while the join runs (the operator's pairs, then
@@ -69,44 +88,80 @@ DistributedTable read_side(const Cluster& cluster, const TableJoinSide& side,
 // placement, and the send and receive buffers of the widest column).
 constexpr std::uint64_t kPairBytesJoining = 3 * sizeof(MatchPair);
 constexpr std::uint64_t kPairBytesFetching = 2 * sizeof(std::uint64_t) + 3 * sizeof(std::uint64_t) + 2 * 16;
+// A broadcast join's bytes per build row besides its columns (its key and
+// flag, its index entry and slots, where it lies), and per pair (a probe
+// row's location and a build row's number).
+constexpr std::uint64_t kBroadcastBytesPerBuildRow = 9 + 16 + 16 + 8;
+constexpr std::uint64_t kBroadcastBytesPerPair = 12;
 
-// Refuses a join that cannot fit in this node's memory, before reading. A
-// rank holds its inputs throughout; on top of them the larger of the join's
-// needs (key tuples, the operator's buffers, the pairs) and the fetch's
-// (the pairs' bookkeeping and the result).
-std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
-                           const TableJoinRequest& request) {
+// What a rank needs besides its inputs, and how that adds up.
+struct MemoryNeed {
+  std::uint64_t bytes = 0;
+  std::string parts;
+};
+
+MemoryNeed partitioned_need(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
+                            const TableJoinRequest& request, std::uint64_t rank_rows, std::uint64_t fetched) {
   const auto ranks = static_cast<std::uint64_t>(cluster.size());
-  const std::uint64_t inputs = (left.bytes + right.bytes) / ranks;
   const std::uint64_t tuples = (left.rows + right.rows) / ranks * sizeof(Tuple);
-  const double left_row = left.rows ? static_cast<double>(left.bytes) / static_cast<double>(left.rows) : 0;
-  const double right_row = right.rows ? static_cast<double>(right.bytes) / static_cast<double>(right.rows) : 0;
-  const std::uint64_t result_rows = request.how == JoinHow::full ? left.rows + right.rows : std::max(left.rows, right.rows);
-  const std::uint64_t rank_rows = result_rows / ranks;
-  const auto result = static_cast<std::uint64_t>((left_row + right_row) * static_cast<double>(rank_rows));
   JoinConfigs configs = request.operators;
   configs.radix.keep_pairs = configs.sort_merge.keep_pairs = true;
   const JoinPlan least = plan_join(densest_join_facts(cluster, std::min(left.rows, right.rows), std::max(left.rows, right.rows)), configs);
   const std::uint64_t operator_bytes = memory_of(least).total();
   const std::uint64_t joining = tuples + operator_bytes + rank_rows * kPairBytesJoining;
-  // A result written to files is fetched a slice at a time.
+  const std::uint64_t fetching = rank_rows * kPairBytesFetching + fetched;
+  return {std::max(joining, fetching),
+          fmt::format("the larger of joining (key tuples {}, the operator's buffers {}, the pairs {}) and fetching the "
+                      "result ({}, with the pairs' bookkeeping {})",
+                      format_bytes(static_cast<double>(tuples)), format_bytes(static_cast<double>(operator_bytes)),
+                      format_bytes(static_cast<double>(rank_rows * kPairBytesJoining)),
+                      format_bytes(static_cast<double>(fetched)),
+                      format_bytes(static_cast<double>(rank_rows * kPairBytesFetching)))};
+}
+
+MemoryNeed broadcast_need(const Cluster& cluster, const SideFacts& build, const SideFacts& probe,
+                          std::uint64_t rank_rows, std::uint64_t fetched) {
+  const auto ranks = static_cast<std::uint64_t>(cluster.size());
+  // Every rank's share of the build side, and its own once more encoded for sending.
+  const std::uint64_t copy = build.bytes + build.bytes / ranks;
+  const std::uint64_t index = build.rows * kBroadcastBytesPerBuildRow + probe.rows / ranks * 9;
+  const std::uint64_t pairs = rank_rows * kBroadcastBytesPerPair;
+  return {copy + index + pairs + fetched,
+          fmt::format("the broadcast side's copy {}, its index and the keys {}, the pairs {}, the result {}",
+                      format_bytes(static_cast<double>(copy)), format_bytes(static_cast<double>(index)),
+                      format_bytes(static_cast<double>(pairs)), format_bytes(static_cast<double>(fetched)))};
+}
+
+// Refuses a join that cannot fit in this node's memory, before reading. A
+// rank holds its inputs throughout, and on top of them what its strategy
+// needs.
+std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
+                           const TableJoinRequest& request, const StrategyChoice& choice) {
+  const auto ranks = static_cast<std::uint64_t>(cluster.size());
+  const std::uint64_t inputs = (left.bytes + right.bytes) / ranks;
+  const double left_row = left.rows ? static_cast<double>(left.bytes) / static_cast<double>(left.rows) : 0;
+  const double right_row = right.rows ? static_cast<double>(right.bytes) / static_cast<double>(right.rows) : 0;
+  const std::uint64_t result_rows = request.how == JoinHow::full ? left.rows + right.rows : std::max(left.rows, right.rows);
+  const std::uint64_t rank_rows = result_rows / ranks;
+  const auto result = static_cast<std::uint64_t>((left_row + right_row) * static_cast<double>(rank_rows));
+  // A result written to files is made a slice at a time.
   const std::uint64_t fetched = request.output.directory.empty()
                                     ? result
                                     : std::min(result, static_cast<std::uint64_t>((left_row + right_row) *
                                                                                   static_cast<double>(kResultSliceRows)));
-  const std::uint64_t fetching = rank_rows * kPairBytesFetching + fetched;
-  const std::uint64_t per_rank = inputs + std::max(joining, fetching) + kRankBaseBytes;
+  const bool broadcast_left = choice.broadcast_left;
+  const MemoryNeed need = choice.strategy == TableJoinStrategy::broadcast
+                              ? broadcast_need(cluster, broadcast_left ? left : right, broadcast_left ? right : left,
+                                               rank_rows, fetched)
+                              : partitioned_need(cluster, left, right, request, rank_rows, fetched);
+  const std::uint64_t per_rank = inputs + need.bytes + kRankBaseBytes;
   const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
   if (const auto shortfall = memory_shortfall(per_node)) {
-    throw UsageError(fmt::format("this join ({} rank{} x {}: inputs {}, then the larger of joining (key tuples {}, the "
-                                 "operator's buffers {}, the pairs {}) and fetching the result ({}, with the pairs' "
-                                 "bookkeeping {})) {}; read fewer columns (--columns), or spread the job over more nodes",
-                                 cluster.node_size(), cluster.node_size() == 1 ? "" : "s", format_bytes(static_cast<double>(per_rank)),
-                                 format_bytes(static_cast<double>(inputs)), format_bytes(static_cast<double>(tuples)),
-                                 format_bytes(static_cast<double>(operator_bytes)),
-                                 format_bytes(static_cast<double>(rank_rows * kPairBytesJoining)),
-                                 format_bytes(static_cast<double>(fetched)),
-                                 format_bytes(static_cast<double>(rank_rows * kPairBytesFetching)), *shortfall));
+    throw UsageError(fmt::format("this {} join ({} rank{} x {}: inputs {}, then {}) {}; read fewer columns "
+                                 "(--columns), or spread the job over more nodes",
+                                 to_string(choice.strategy), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
+                                 format_bytes(static_cast<double>(per_rank)), format_bytes(static_cast<double>(inputs)),
+                                 need.parts, *shortfall));
   }
   return per_rank;
 }
@@ -144,10 +199,16 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
                              types_known);
   });
   if (!request.output.directory.empty()) check_table_output(cluster, request.output, "--output");
-  run_collectively(cluster.world(), [&] { result.plan.estimate_bytes_per_rank = check_memory(cluster, left, right, request); });
+  open_reads(cluster, left_side, spec.left_reads, "left", left);
+  open_reads(cluster, right_side, spec.right_reads, "right", right);
+  StrategyChoice choice;
+  run_collectively(cluster.world(), [&] {
+    choice = choose_table_join_strategy(request.strategy, {left.rows, right.rows, left.bytes, right.bytes}, cluster.size());
+    result.plan.estimate_bytes_per_rank = check_memory(cluster, left, right, request, choice);
+  });
 
-  DistributedTable left_share = read_side(cluster, left_side, spec.left_reads, "left", &progress);
-  DistributedTable right_share = read_side(cluster, right_side, spec.right_reads, "right", &progress);
+  DistributedTable left_share = read_side(left_side, spec.left_reads, left, "left", &progress);
+  DistributedTable right_share = read_side(right_side, spec.right_reads, right, "right", &progress);
   result.left_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(left_share.rows()), MPI_SUM, cluster.world());
   result.right_rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(right_share.rows()), MPI_SUM, cluster.world());
   const auto row_bytes = [&](const DistributedTable& share, std::uint64_t rows) {
@@ -181,25 +242,32 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
     kept.emplace(schema);
   }
   ResultSink& sink = files ? static_cast<ResultSink&>(*files) : static_cast<ResultSink&>(*kept);
-  TableJoinOutcome outcome = join_tables(cluster, left_share, right_share, spec, settings, sink);
+  TableJoinOutcome outcome =
+      choice.strategy == TableJoinStrategy::broadcast
+          ? broadcast_join_tables(cluster, left_share, right_share, spec, settings, choice.broadcast_left, sink)
+          : join_tables(cluster, left_share, right_share, spec, settings, sink);
   left_share = {};
   right_share = {};
   for (PhaseTime& p : outcome.phases) result.phases.push_back({p.name == "keys" ? "plan" : p.name, p.max, p.mean});
   phase_start = MPI_Wtime();
+  result.plan.strategy = choice.strategy;
   result.plan.algorithm = request.operators.algorithm;
   result.plan.encoding = outcome.encoding;
   result.plan.left_is_build = outcome.left_is_inner;
   result.plan.tuple_bytes = outcome.tuple_bytes;
-  result.plan.materialization = fmt::format(
-      "late materialization: the join moves {}-byte <key, rid> tuples, then each result column is fetched for the "
-      "matching pairs from the rows' owners (rows of {:.0f} and {:.0f} bytes)",
-      outcome.tuple_bytes, result.plan.left_row_bytes, result.plan.right_row_bytes);
+  result.plan.materialization =
+      choice.strategy == TableJoinStrategy::broadcast
+          ? choice.reason
+          : fmt::format("{}; late materialization: the join moves {}-byte <key, rid> tuples, then each result column "
+                        "is fetched for the matching pairs from the rows' owners (rows of {:.0f} and {:.0f} bytes)",
+                        choice.reason, outcome.tuple_bytes, result.plan.left_row_bytes, result.plan.right_row_bytes);
   for (const ResultColumn& c : spec.columns) result.plan.result_columns.push_back(c.name);
   result.pairs = outcome.pairs;
   result.hash_collisions = outcome.collisions;
   result.keyless_rows = outcome.left_keyless + outcome.right_keyless;
   result.join_bytes_sent = outcome.operator_result.bytes_sent;
   result.materialize_bytes_sent = outcome.materialize_bytes;
+  result.broadcast_bytes_sent = outcome.broadcast_bytes;
   result.key_join = std::move(outcome.operator_result);
   if (files) {
     const double closing = MPI_Wtime();

@@ -14,6 +14,7 @@
 #include "hpcdb/join/join_plan.hpp"
 #include "hpcdb/join/join_result.hpp"
 #include "hpcdb/join/tables/table_join_spec.hpp"
+#include "hpcdb/join/tables/table_join_strategy.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/net/progress_guard.hpp"
 #include "hpcdb/table/parquet_directory_writer.hpp"
@@ -36,7 +37,8 @@ struct TableJoinRequest {
   JoinHow how = JoinHow::inner;
   std::vector<std::string> columns;  // result columns; empty: all of both sides
   std::pair<std::string, std::string> suffixes{"_l", "_r"};
-  JoinConfigs operators;  // radix (default) or sort-merge, and its options
+  JoinConfigs operators;  // radix (default) or sort-merge, and its options (a partitioned join's)
+  TableJoinStrategy strategy = TableJoinStrategy::automatic;  // partitioned or broadcast (table_join_strategy.hpp)
   TableOutput output;     // a directory of Parquet files; empty: the result stays in memory
   bool progress = false;  // a progress line on rank 0's terminal
   unsigned testing_hash_bits = 64;  // testing aid: hashes cut to this many bits collide
@@ -46,11 +48,12 @@ struct TableJoinRequest {
 
 // What the plan decided, agreed by all ranks before the join.
 struct TableJoinPlan {
-  JoinAlgorithm algorithm = JoinAlgorithm::radix;
+  TableJoinStrategy strategy = TableJoinStrategy::partitioned;  // partitioned or broadcast
+  JoinAlgorithm algorithm = JoinAlgorithm::radix;  // a partitioned join's operator
   KeyEncoding encoding = KeyEncoding::direct;
   std::string materialization;    // how payload columns reach the result, and why
-  bool left_is_build = true;      // the smaller side is the operator's inner (build) relation
-  unsigned tuple_bytes = 16;      // of the operator's <key, rid> tuples
+  bool left_is_build = true;      // the operator's inner (build) relation, or the side broadcast
+  unsigned tuple_bytes = 16;      // of the operator's <key, rid> tuples (partitioned)
   double left_row_bytes = 0;      // in memory, per row of the columns read
   double right_row_bytes = 0;
   std::uint64_t estimate_bytes_per_rank = 0;  // checked before reading
@@ -68,9 +71,11 @@ struct TableJoinResult {
   std::uint64_t keyless_rows = 0;       // rows with a null key (they match nothing)
   std::uint64_t join_bytes_sent = 0;    // the key join's bytes to other ranks
   std::uint64_t materialize_bytes_sent = 0;
+  std::uint64_t broadcast_bytes_sent = 0;  // a broadcast join's build side, to other ranks
   std::uint64_t peak_bytes_per_rank = 0;  // the largest rank's peak memory during the request
   std::uint64_t output_bytes = 0;       // Parquet bytes written, all ranks
-  std::vector<PhaseTime> phases;        // read, plan, join, verify (hashed keys), materialize, write
+  std::vector<PhaseTime> phases;        // read, then plan (partitioned) or broadcast, join, verify (hashed keys),
+                                        // materialize, write
   JoinResult key_join;                  // the operator's own report (phases, settings)
   double seconds = 0;                   // all phases
 };

@@ -24,6 +24,7 @@ struct JoinArguments {
   std::vector<std::string> right_on;
   std::string how;
   std::string algorithm;
+  std::string strategy;
   std::vector<std::string> columns;
   std::pair<std::string, std::string> suffixes;
   double progress_timeout = 10;
@@ -46,6 +47,7 @@ TableJoinRequest join_request(const JoinArguments& a) {
     throw UsageError("algorithm must be 'auto', 'radix' or 'sort-merge', not '" + a.algorithm + "'");
   }
   request.operators.algorithm = a.algorithm == "sort-merge" ? JoinAlgorithm::sort_merge : JoinAlgorithm::radix;
+  request.strategy = parse_table_join_strategy(a.strategy);
   request.columns = a.columns;
   request.suffixes = a.suffixes;
   request.testing_hash_bits = a.testing_hash_bits;
@@ -57,6 +59,7 @@ TableJoinRequest join_request(const JoinArguments& a) {
 
 py::dict plan_dict(const TableJoinPlan& plan) {
   py::dict d;
+  d["strategy"] = to_string(plan.strategy);
   d["algorithm"] = to_string(plan.algorithm);
   d["key_encoding"] = plan.encoding == KeyEncoding::direct ? "direct" : "hashed";
   d["materialization"] = plan.materialization;
@@ -81,6 +84,7 @@ py::dict join_stats(const TableJoinResult& r, int ranks) {
   d["keyless_rows"] = r.keyless_rows;
   d["join_bytes_sent"] = r.join_bytes_sent;
   d["materialize_bytes_sent"] = r.materialize_bytes_sent;
+  d["broadcast_bytes_sent"] = r.broadcast_bytes_sent;
   d["peak_bytes_per_rank"] = r.peak_bytes_per_rank;
   d["phases"] = phases_list(r.phases);
   d["key_join_phases"] = phases_list(r.key_join.phases);
@@ -114,14 +118,16 @@ void bind_join(py::module_& m) {
   m.def(
       "join",
       [](const Communicator& comm, const py::capsule& left, const py::capsule& right, std::vector<std::string> left_on,
-         std::vector<std::string> right_on, std::string how, std::string algorithm, std::vector<std::string> columns,
-         std::pair<std::string, std::string> suffixes, double progress_timeout, unsigned testing_hash_bits) {
-        const JoinArguments arguments{std::move(left_on), std::move(right_on), std::move(how), std::move(algorithm),
-                                      std::move(columns), std::move(suffixes), progress_timeout, testing_hash_bits};
+         std::vector<std::string> right_on, std::string how, std::string algorithm, std::string strategy,
+         std::vector<std::string> columns, std::pair<std::string, std::string> suffixes, double progress_timeout,
+         unsigned testing_hash_bits) {
+        const JoinArguments arguments{std::move(left_on), std::move(right_on), std::move(how),
+                                      std::move(algorithm), std::move(strategy), std::move(columns),
+                                      std::move(suffixes), progress_timeout, testing_hash_bits};
         return join(comm, left, right, arguments);
       },
       py::arg("comm"), py::arg("left"), py::arg("right"), py::arg("left_on"), py::arg("right_on"), py::arg("how"),
-      py::arg("algorithm"), py::arg("columns"), py::arg("suffixes"), py::arg("progress_timeout"),
+      py::arg("algorithm"), py::arg("strategy"), py::arg("columns"), py::arg("suffixes"), py::arg("progress_timeout"),
       py::arg("testing_hash_bits"),
       "Collective: this rank's result rows (an Arrow stream capsule) and the run's report (a dict).");
 }

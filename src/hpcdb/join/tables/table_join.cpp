@@ -13,6 +13,8 @@
 #include "hpcdb/join/tables/key_relations.hpp"
 #include "hpcdb/join/tables/matched_rows.hpp"
 #include "hpcdb/join/tables/pair_rows.hpp"
+#include "hpcdb/join/tables/phase_timer.hpp"
+#include "hpcdb/join/tables/result_rows.hpp"
 #include "hpcdb/join/tables/row_fetch.hpp"
 #include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
@@ -47,39 +49,6 @@ bool left_columns_wider(const TableJoinSpec& spec, const arrow::Schema& schema) 
   return left >= right;
 }
 
-std::vector<int> indices_of(const arrow::Schema& schema, const std::vector<std::string>& names) {
-  std::vector<int> indices;
-  for (const std::string& name : names) {
-    const int index = schema.GetFieldIndex(name);
-    if (index < 0) throw Error("column '" + name + "' was not read");
-    indices.push_back(index);
-  }
-  return indices;
-}
-
-class Timer {
- public:
-  explicit Timer(const Cluster& cluster) : cluster_(cluster) { MPI_Barrier(cluster.world()); start_ = MPI_Wtime(); }
-  // The phase since the last one; `part_seconds` of it (this rank's) are
-  // reported as the phase `part` when that is named.
-  void phase(std::vector<PhaseTime>& phases, const std::string& name, const std::string& part = {},
-             double part_seconds = 0) {
-    const double now = MPI_Wtime();
-    const Spread spread = spread_over_ranks(now - start_ - (part.empty() ? 0 : part_seconds), cluster_.world());
-    phases.push_back({name, spread.max, spread.mean});
-    if (!part.empty()) {
-      const Spread in_part = spread_over_ranks(part_seconds, cluster_.world());
-      phases.push_back({part, in_part.max, in_part.mean});
-    }
-    MPI_Barrier(cluster_.world());
-    start_ = MPI_Wtime();
-  }
-
- private:
-  const Cluster& cluster_;
-  double start_ = 0;
-};
-
 // Drops the pairs whose key values differ (hash collisions); returns how many.
 std::uint64_t verify_pairs(const Cluster& cluster, const DistributedTable& left, const DistributedTable& right,
                            const RowDirectory& left_rows, const RowDirectory& right_rows, const TableJoinSpec& spec,
@@ -109,27 +78,6 @@ std::uint64_t verify_pairs(const Cluster& cluster, const DistributedTable& left,
   return dropped;
 }
 
-std::shared_ptr<arrow::Array> nulls_of(const std::shared_ptr<arrow::DataType>& type, std::int64_t n) {
-  return value_of(arrow::MakeArrayOfNull(type, n, table_memory_pool()), "cannot make a column of nulls");
-}
-
-// Rows of one side's own share (unmatched rows of outer and anti joins,
-// matched ones of semi joins), the other side's columns null.
-std::shared_ptr<arrow::RecordBatch> own_rows(const DistributedTable& table, JoinSide side,
-                                             const std::vector<std::uint64_t>& rows, const TableJoinSpec& spec,
-                                             const std::shared_ptr<arrow::Schema>& schema) {
-  std::vector<std::shared_ptr<arrow::Array>> columns;
-  for (std::size_t c = 0; c < spec.columns.size(); ++c) {
-    const ResultColumn& column = spec.columns[c];
-    if (column.side != side) {
-      columns.push_back(nulls_of(schema->field(static_cast<int>(c))->type(), static_cast<std::int64_t>(rows.size())));
-      continue;
-    }
-    columns.push_back(take_rows(*share_column(table, table.schema->GetFieldIndex(column.source)), rows));
-  }
-  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(rows.size()), columns);
-}
-
 // The result rows of the pairs left[i], right[i]: every column fetched.
 std::shared_ptr<arrow::RecordBatch> pair_batch(const Cluster& cluster, const DistributedTable& left,
                                                const DistributedTable& right, const RowDirectory& left_rows,
@@ -152,13 +100,6 @@ std::shared_ptr<arrow::RecordBatch> pair_batch(const Cluster& cluster, const Dis
     columns.push_back(fetch.column(table.schema->GetFieldIndex(c.source), scratch, bytes_sent));
   }
   return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(left_pairs.size()), columns);
-}
-
-// Hands a batch to the sink, counting the time it takes there.
-void hand_over(ResultSink& sink, std::shared_ptr<arrow::RecordBatch> batch, double& sink_seconds) {
-  const double start = MPI_Wtime();
-  sink.consume(std::move(batch));
-  sink_seconds += MPI_Wtime() - start;
 }
 
 // Rows of the pairs into the sink: all at once when it keeps them, else in
@@ -200,7 +141,7 @@ TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& lef
                              const TableJoinSpec& spec, const TableJoinSettings& settings, ResultSink& sink) {
   TableJoinOutcome out;
   out.schema = result_schema(*left.schema, *right.schema, spec);
-  Timer timer(cluster);
+  PhaseTimer timer(cluster);
   // keys: tuples and the operator's plan, agreed by all ranks.
   std::vector<std::shared_ptr<arrow::DataType>> key_types;
   for (const std::string& k : spec.left_keys) key_types.push_back(left.schema->GetFieldByName(k)->type());

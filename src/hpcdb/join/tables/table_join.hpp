@@ -49,6 +49,7 @@ struct TableJoinOutcome {
   std::uint64_t left_keyless = 0;       // rows with a null key
   std::uint64_t right_keyless = 0;
   std::uint64_t materialize_bytes = 0;  // sent to other ranks after the key join, all ranks
+  std::uint64_t broadcast_bytes = 0;    // a broadcast join's build side sent to other ranks, all ranks
   std::vector<PhaseTime> phases;        // keys, join, verify, materialize, the sink's phase (write)
 };
 

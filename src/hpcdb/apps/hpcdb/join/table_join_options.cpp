@@ -96,6 +96,14 @@ void add_table_join_options(CLI::App& join, TableJoinOptions& o) {
                                                "string), comma-separated; the others are inferred")
       ->group(group);
   join.add_option("--right-types", o.right_types, "CSV right table: as --left-types")->group(group);
+  join.add_option("--strategy", o.strategy,
+                  "How rows move: partitioned (both sides' keys partitioned over the ranks by --algorithm, then the "
+                  "result's columns fetched from the rows' owners), broadcast (the smaller side copied to every rank and "
+                  "probed there by the other side's own rows), or auto (broadcast when the smaller side times the other "
+                  "ranks is no larger than the larger side)")
+      ->check(CLI::IsMember({"auto", "partitioned", "broadcast"}))
+      ->capture_default_str()
+      ->group(group);
   join.add_flag("--overwrite", o.overwrite, "Replace an existing --output directory")->group(group);
   join.add_option("--progress", o.progress, "A progress line on the terminal for long phases: auto (when standard "
                                             "error is a terminal) or off")
@@ -133,6 +141,7 @@ TableJoinRequest table_join_request(JoinOptions& o, int ranks) {
   if (suffixes.size() != 2 || suffixes[0] == suffixes[1]) throw UsageError("--suffixes takes two different suffixes: LEFT,RIGHT");
   request.suffixes = {suffixes[0], suffixes[1]};
   request.operators = operators.configs;
+  request.strategy = parse_table_join_strategy(o.table.strategy);
   request.guard = operators.guard;
   request.output = {o.output, o.table.overwrite};
   request.progress = o.table.progress == "auto";

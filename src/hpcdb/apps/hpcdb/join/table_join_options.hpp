@@ -25,12 +25,13 @@ struct TableJoinOptions {
   std::vector<std::string> right_types;
   bool overwrite = false;
   std::string progress = "auto";  // auto (on a terminal), off
+  std::string strategy = "auto";  // auto, partitioned, broadcast
   unsigned testing_hash_bits = 64;
   std::uint64_t testing_slice_rows = 0;
   // Whether any option of a table join was given (the others are then refused if missing).
   bool given() const {
     return !left.empty() || !right.empty() || !on.empty() || !columns.empty() || !left_types.empty() ||
-           !right_types.empty() || overwrite || testing_hash_bits != 64 ||
+           !right_types.empty() || overwrite || strategy != "auto" || testing_hash_bits != 64 ||
            testing_slice_rows != 0;
   }
 };

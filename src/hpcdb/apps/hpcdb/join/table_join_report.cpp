@@ -18,6 +18,12 @@ std::string encoding_text(KeyEncoding encoding) {
   return encoding == KeyEncoding::direct ? "used directly" : "hashed to 64 bits, values compared after the join";
 }
 
+// The strategy, with a partitioned join's operator.
+std::string strategy_text(const TableJoinPlan& plan) {
+  if (plan.strategy == TableJoinStrategy::broadcast) return "broadcast";
+  return "partitioned, " + to_string(plan.algorithm);
+}
+
 }  // namespace
 
 void print_table_join(std::ostream& out, const TableJoinRequest& request, const TableJoinResult& result, int ranks) {
@@ -25,9 +31,13 @@ void print_table_join(std::ostream& out, const TableJoinRequest& request, const 
   fmt::print(out, "hpcdb join: {} join of '{}' ({} rows) and '{}' ({} rows) on {}, {} rank{}, {}\n", to_string(request.how),
              request.left.input.path.empty() ? "in memory" : request.left.input.path, format_grouped(result.left_rows),
              request.right.input.path.empty() ? "in memory" : request.right.input.path, format_grouped(result.right_rows),
-             keys_text(request), ranks, ranks == 1 ? "" : "s", to_string(plan.algorithm));
-  fmt::print(out, "plan: keys {} ({}-byte tuples), build side {}; {}\n", encoding_text(plan.encoding), plan.tuple_bytes,
-             plan.left_is_build ? "left" : "right", plan.materialization);
+             keys_text(request), ranks, ranks == 1 ? "" : "s", strategy_text(plan));
+  if (plan.strategy == TableJoinStrategy::broadcast) {
+    fmt::print(out, "plan: keys {}; {}\n", encoding_text(plan.encoding), plan.materialization);
+  } else {
+    fmt::print(out, "plan: keys {} ({}-byte tuples), build side {}; {}\n", encoding_text(plan.encoding),
+               plan.tuple_bytes, plan.left_is_build ? "left" : "right", plan.materialization);
+  }
   fmt::print(out, "{:<12} {:>9} {:>9}\n", "phase", "max s", "mean s");
   for (const PhaseTime& p : result.phases) fmt::print(out, "{:<12} {:>9.3f} {:>9.3f}\n", p.name, p.max, p.mean);
   fmt::print(out, "{:<12} {:>9.3f}\n", "total", result.seconds);
@@ -40,8 +50,13 @@ void print_table_join(std::ostream& out, const TableJoinRequest& request, const 
     fmt::print(out, "output: '{}', {} in {} Parquet file{}\n", request.output.directory,
                format_bytes(static_cast<double>(result.output_bytes)), ranks, ranks == 1 ? "" : "s");
   }
-  fmt::print(out, "bytes sent: key join {}, materialization {}\n", format_bytes(static_cast<double>(result.join_bytes_sent)),
-             format_bytes(static_cast<double>(result.materialize_bytes_sent)));
+  if (plan.strategy == TableJoinStrategy::broadcast) {
+    fmt::print(out, "bytes sent: broadcast {}\n", format_bytes(static_cast<double>(result.broadcast_bytes_sent)));
+  } else {
+    fmt::print(out, "bytes sent: key join {}, materialization {}\n",
+               format_bytes(static_cast<double>(result.join_bytes_sent)),
+               format_bytes(static_cast<double>(result.materialize_bytes_sent)));
+  }
   fmt::print(out, "memory: peak {} per rank (largest rank; estimate before reading {})\n",
              format_bytes(static_cast<double>(result.peak_bytes_per_rank)),
              format_bytes(static_cast<double>(plan.estimate_bytes_per_rank)));
@@ -55,6 +70,7 @@ nlohmann::ordered_json table_join_json(const TableJoinRequest& request, const Ta
   j["right"] = request.right.input.path;
   j["on"] = keys_text(request);
   j["ranks"] = ranks;
+  j["strategy"] = to_string(result.plan.strategy);
   j["algorithm"] = to_string(result.plan.algorithm);
   j["left_rows"] = result.left_rows;
   j["right_rows"] = result.right_rows;
@@ -72,12 +88,14 @@ nlohmann::ordered_json table_join_json(const TableJoinRequest& request, const Ta
   j["plan"] = {{"keys", result.plan.encoding == KeyEncoding::direct ? "direct" : "hashed"},
                {"tuple_bytes", result.plan.tuple_bytes},
                {"build_side", result.plan.left_is_build ? "left" : "right"},
-               {"materialization", "late"},
+               {"materialization", result.plan.strategy == TableJoinStrategy::broadcast ? "broadcast" : "late"},
                {"materialization_reason", result.plan.materialization},
                {"left_row_bytes", result.plan.left_row_bytes},
                {"right_row_bytes", result.plan.right_row_bytes},
                {"result_columns", result.plan.result_columns}};
-  j["bytes_sent"] = {{"key_join", result.join_bytes_sent}, {"materialization", result.materialize_bytes_sent}};
+  j["bytes_sent"] = {{"key_join", result.join_bytes_sent},
+                     {"materialization", result.materialize_bytes_sent},
+                     {"broadcast", result.broadcast_bytes_sent}};
   j["output"] = {{"directory", request.output.directory}, {"bytes", result.output_bytes}};
   j["memory"] = {{"peak_bytes_per_rank", result.peak_bytes_per_rank},
                  {"estimate_bytes_per_rank", result.plan.estimate_bytes_per_rank}};

@@ -1,0 +1,73 @@
+#include "hpcdb/join/tables/key_index.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
+#include <vector>
+
+namespace hpcdb {
+namespace {
+
+RowKeys keys_of(const std::vector<std::int64_t>& values, const std::vector<std::uint8_t>& valid = {}) {
+  RowKeys keys;
+  for (std::int64_t v : values) keys.keys.push_back(static_cast<std::uint64_t>(v));
+  keys.valid = valid.empty() ? std::vector<std::uint8_t>(values.size(), 1) : valid;
+  for (std::uint8_t v : keys.valid) keys.nulls += v == 0 ? 1 : 0;
+  return keys;
+}
+
+std::vector<std::uint32_t> matches(const KeyIndex& index, std::int64_t key) {
+  std::vector<std::uint32_t> rows;
+  index.for_each_match(static_cast<std::uint64_t>(key), [&](std::uint32_t row) { rows.push_back(row); });
+  return rows;
+}
+
+// Every probe against a plain multimap of the valid rows.
+void expect_like_reference(const KeyIndex& index, const RowKeys& keys, const std::vector<std::int64_t>& probes) {
+  std::multimap<std::uint64_t, std::uint32_t> reference;
+  for (std::size_t i = 0; i < keys.keys.size(); ++i) {
+    if (keys.valid[i]) reference.emplace(keys.keys[i], static_cast<std::uint32_t>(i));
+  }
+  for (const std::int64_t probe : probes) {
+    std::vector<std::uint32_t> want;
+    const auto [begin, end] = reference.equal_range(static_cast<std::uint64_t>(probe));
+    for (auto it = begin; it != end; ++it) want.push_back(it->second);
+    EXPECT_EQ(matches(index, probe), want) << "key " << probe;  // rows in row order
+  }
+}
+
+TEST(KeyIndex, DenseKeysWithDuplicatesNullsAndProbesOutsideTheirRange) {
+  const RowKeys keys = keys_of({-3, 5, 5, 0, 7, -3, 2}, {1, 1, 1, 0, 1, 1, 1});
+  const KeyIndex index(keys);
+  EXPECT_TRUE(index.dense());
+  EXPECT_EQ(index.slots(), 11u);  // -3 to 7
+  expect_like_reference(index, keys, {-4, -3, 0, 2, 5, 6, 7, 8, 1000, INT64_MIN, INT64_MAX});
+}
+
+TEST(KeyIndex, SparseKeysAreHashed) {
+  std::mt19937_64 random(7);
+  std::vector<std::int64_t> values;
+  for (int i = 0; i < 5000; ++i) values.push_back(static_cast<std::int64_t>(random() >> (i % 3 == 0 ? 1 : 20)));
+  for (int i = 0; i < 300; ++i) values.push_back(values[static_cast<std::size_t>(i) * 7]);  // duplicates
+  values.push_back(INT64_MIN);
+  values.push_back(INT64_MAX);
+  const RowKeys keys = keys_of(values);
+  const KeyIndex index(keys);
+  EXPECT_FALSE(index.dense());
+  EXPECT_GE(index.slots(), 2 * values.size());
+  std::vector<std::int64_t> probes(values.begin(), values.begin() + 1000);
+  for (int i = 0; i < 1000; ++i) probes.push_back(static_cast<std::int64_t>(random()));
+  expect_like_reference(index, keys, probes);
+}
+
+TEST(KeyIndex, NoRowsOrNoKeysMatchNothing) {
+  const KeyIndex empty(keys_of({}));
+  EXPECT_TRUE(matches(empty, 0).empty());
+  const KeyIndex all_null(keys_of({1, 2}, {0, 0}));
+  EXPECT_TRUE(matches(all_null, 1).empty());
+  EXPECT_TRUE(matches(all_null, 2).empty());
+}
+
+}  // namespace
+}  // namespace hpcdb
