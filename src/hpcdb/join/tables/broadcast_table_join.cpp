@@ -3,7 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <climits>
+#include <optional>
 #include <span>
 
 #include "hpcdb/join/tables/key_equality.hpp"
@@ -29,63 +29,80 @@ struct Sides {
   std::vector<int> probe_keys;
 };
 
-// Matching pairs: where the probe row lies in this rank's share, and the
-// build row's number in the build side's copy.
-struct LocalPairs {
+// Which rows the result keeps besides the pairs', per side.
+struct KeptRows {
+  bool pairs = true;         // not semi and anti joins
+  bool probe = false;        // the probe side's rows flagged `probe_wanted`
+  bool build = false;        // the build side's rows flagged `build_wanted`
+  std::uint8_t probe_wanted = 0;  // 1: matched (semi), 0: unmatched
+  std::uint8_t build_wanted = 0;
+};
+
+KeptRows kept_rows(JoinHow how, JoinSide build_side) {
+  KeptRows kept;
+  kept.pairs = how != JoinHow::semi && how != JoinHow::anti;
+  const bool left_kept = keeps_unmatched_left(how) || how == JoinHow::semi;
+  const bool right_kept = keeps_unmatched_right(how);
+  const std::uint8_t left_wanted = how == JoinHow::semi ? 1 : 0;
+  const bool build_is_left = build_side == JoinSide::left;
+  kept.probe = build_is_left ? right_kept : left_kept;
+  kept.build = build_is_left ? left_kept : right_kept;
+  kept.probe_wanted = build_is_left ? 0 : left_wanted;
+  kept.build_wanted = build_is_left ? left_wanted : 0;
+  return kept;
+}
+
+// Pairs of one probe batch: where the probe row lies in this rank's share,
+// and the build row's number in the build side's copy.
+struct BatchPairs {
   std::vector<RowLocation> probe;
   std::vector<std::uint32_t> build;
 };
 
-// Where every row of `table` lies.
-std::vector<RowLocation> locations_of(const DistributedTable& table) {
-  std::vector<RowLocation> at;
-  at.reserve(static_cast<std::size_t>(table.rows()));
-  for (std::size_t b = 0; b < table.batches.size(); ++b) {
-    const auto rows = static_cast<std::uint32_t>(table.batches[b]->num_rows());
-    for (std::uint32_t r = 0; r < rows; ++r) at.push_back({static_cast<std::uint32_t>(b), r});
+// Where rows of a table lie, from their numbers; a row in the batch of the
+// one asked before is found at once (the build rows of a probe side in key
+// order come in ascending order).
+class RowLocator {
+ public:
+  explicit RowLocator(const DistributedTable& table) {
+    for (const auto& batch : table.batches) first_.push_back(first_.back() + static_cast<std::uint64_t>(batch->num_rows()));
   }
-  return at;
-}
-
-// The first local row number of each batch of `table`, and one past the last.
-std::vector<std::uint64_t> batch_firsts(const DistributedTable& table) {
-  std::vector<std::uint64_t> first{0};
-  for (const auto& batch : table.batches) first.push_back(first.back() + static_cast<std::uint64_t>(batch->num_rows()));
-  return first;
-}
-
-LocalPairs probe_index(const KeyIndex& index, const DistributedTable& probe, const RowKeys& keys) {
-  constexpr std::size_t kAhead = 16;  // rows whose slots are fetched ahead of their probe
-  LocalPairs pairs;
-  pairs.probe.reserve(keys.keys.size());
-  pairs.build.reserve(keys.keys.size());
-  const std::size_t n = keys.keys.size();
-  std::size_t i = 0;
-  for (std::size_t b = 0; b < probe.batches.size(); ++b) {
-    const auto rows = static_cast<std::uint32_t>(probe.batches[b]->num_rows());
-    for (std::uint32_t r = 0; r < rows; ++r, ++i) {
-      if (i + kAhead < n) index.prefetch(keys.keys[i + kAhead]);
-      if (!keys.valid[i]) continue;
-      index.for_each_match(keys.keys[i], [&](std::uint32_t row) {
-        pairs.probe.push_back({static_cast<std::uint32_t>(b), r});
-        pairs.build.push_back(row);
-      });
+  RowLocation operator()(std::uint64_t row) {
+    if (row < first_[batch_] || row >= first_[batch_ + 1]) {
+      batch_ = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), row) - first_.begin()) - 1;
     }
+    return {static_cast<std::uint32_t>(batch_), static_cast<std::uint32_t>(row - first_[batch_])};
   }
-  return pairs;
-}
+  std::vector<RowLocation> operator()(std::span<const std::uint32_t> rows) {
+    std::vector<RowLocation> at(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) at[i] = (*this)(rows[i]);
+    return at;
+  }
 
-std::vector<RowLocation> build_locations(const std::vector<RowLocation>& build_at, std::span<const std::uint32_t> rows) {
-  std::vector<RowLocation> at(rows.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) at[i] = build_at[rows[i]];
-  return at;
+ private:
+  std::vector<std::uint64_t> first_{0};
+  std::size_t batch_ = 0;
+};
+
+void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys, BatchPairs& pairs) {
+  constexpr std::size_t kAhead = 16;  // rows whose slots are fetched ahead of their probe
+  pairs.probe.clear();
+  pairs.build.clear();
+  const std::size_t n = keys.keys.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) index.prefetch(keys.keys[i + kAhead]);
+    if (!keys.valid[i]) continue;
+    index.for_each_match(keys.keys[i], [&](std::uint32_t row) {
+      pairs.probe.push_back({batch, static_cast<std::uint32_t>(i)});
+      pairs.build.push_back(row);
+    });
+  }
 }
 
 // Drops the pairs whose key values differ (hash collisions); returns how many.
-std::uint64_t drop_unequal_keys(const Sides& sides, const std::vector<RowLocation>& build_at, LocalPairs& pairs) {
+std::uint64_t drop_unequal_keys(const Sides& sides, RowLocator& locate, BatchPairs& pairs, TakeScratch& scratch) {
   std::vector<std::uint8_t> keep(pairs.probe.size(), 1);
-  const std::vector<RowLocation> build = build_locations(build_at, pairs.build);
-  TakeScratch scratch;
+  const std::vector<RowLocation> build = locate(pairs.build);
   for (std::size_t k = 0; k < sides.probe_keys.size(); ++k) {
     const auto a = take_located(ShareColumn(sides.probe, sides.probe_keys[k]), pairs.probe, scratch);
     const auto b = take_located(ShareColumn(sides.build.table, sides.build_keys[k]), build, scratch);
@@ -103,28 +120,38 @@ std::uint64_t drop_unequal_keys(const Sides& sides, const std::vector<RowLocatio
   return dropped;
 }
 
-// The result rows of the pairs, a slice at a time (all at once for a sink
-// that keeps them would only make the scratch larger: the same slices).
-void pair_rows_into(const Cluster& cluster, const Sides& sides, const std::vector<RowLocation>& build_at,
-                    const LocalPairs& pairs, const TableJoinSpec& spec, const std::shared_ptr<arrow::Schema>& schema,
-                    std::uint64_t slice_rows, ResultSink& sink, double& sink_seconds) {
-  const std::uint64_t n = pairs.probe.size();
-  const std::uint64_t slices =
-      allreduce<std::uint64_t>(std::max<std::uint64_t>((n + slice_rows - 1) / slice_rows, 1), MPI_MAX, cluster.world());
-  TakeScratch scratch;
-  for (std::uint64_t s = 0; s < slices; ++s) {
-    const std::uint64_t begin = std::min(n, s * slice_rows), count = std::min(n, begin + slice_rows) - begin;
-    const std::span<const RowLocation> probe_at(pairs.probe.data() + begin, count);
-    const std::vector<RowLocation> build = build_locations(build_at, {pairs.build.data() + begin, count});
-    std::vector<std::shared_ptr<arrow::Array>> columns;
-    for (const ResultColumn& c : spec.columns) {
-      const bool from_build = c.side == sides.build_side;
-      const DistributedTable& table = from_build ? sides.build.table : sides.probe;
-      const ShareColumn column(table, table.schema->GetFieldIndex(c.source));
-      columns.push_back(take_located(column, from_build ? std::span<const RowLocation>(build) : probe_at, scratch));
-    }
-    hand_over(sink, arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(count), columns), sink_seconds);
+// Whether the rows are consecutive rows of one batch, each once, in order.
+bool consecutive(std::span<const RowLocation> rows) {
+  for (std::size_t i = 1; i < rows.size(); ++i) {
+    if (rows[i].batch != rows[0].batch || rows[i].row != rows[0].row + i) return false;
   }
+  return true;
+}
+
+// The result rows of pairs [begin, end). A probe-side column whose rows are
+// a run of one batch's rows, as in a join on a foreign key where every row
+// matches once, is that batch's column, not a copy.
+std::shared_ptr<arrow::RecordBatch> pair_rows(const Sides& sides, RowLocator& locate, const BatchPairs& pairs,
+                                              std::size_t begin, std::size_t end, const TableJoinSpec& spec,
+                                              const std::shared_ptr<arrow::Schema>& schema, TakeScratch& scratch) {
+  const std::size_t count = end - begin;
+  const std::span<const RowLocation> probe_at(pairs.probe.data() + begin, count);
+  const bool passes_through = count > 0 && consecutive(probe_at);
+  const std::vector<RowLocation> build = locate(std::span<const std::uint32_t>(pairs.build.data() + begin, count));
+  std::vector<std::shared_ptr<arrow::Array>> columns;
+  for (const ResultColumn& c : spec.columns) {
+    const bool from_build = c.side == sides.build_side;
+    const DistributedTable& table = from_build ? sides.build.table : sides.probe;
+    const int index = table.schema->GetFieldIndex(c.source);
+    if (!from_build && passes_through) {
+      columns.push_back(table.batches[probe_at[0].batch]->column(index)->Slice(probe_at[0].row,
+                                                                                static_cast<std::int64_t>(count)));
+      continue;
+    }
+    const std::span<const RowLocation> rows = from_build ? std::span<const RowLocation>(build) : probe_at;
+    columns.push_back(take_located(ShareColumn(table, index), rows, scratch));
+  }
+  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(count), columns);
 }
 
 // Which build rows some rank matched: this rank's flags OR-ed over all ranks.
@@ -134,6 +161,20 @@ void agree_build_matches(const Cluster& cluster, std::vector<std::uint8_t>& flag
     const auto count = static_cast<int>(std::min(kChunk, flags.size() - at));
     MPI_Allreduce(MPI_IN_PLACE, flags.data() + at, count, MPI_UINT8_T, MPI_BOR, cluster.world());
   }
+}
+
+// Seconds each part of the join and materialize phases took on this rank.
+struct LoopSeconds {
+  double join = 0;
+  double verify = 0;
+  double sink = 0;
+};
+
+template <class Step>
+void timed(double& seconds, Step&& step) {
+  const double start = MPI_Wtime();
+  step();
+  seconds += MPI_Wtime() - start;
 }
 
 }  // namespace
@@ -160,58 +201,69 @@ TableJoinOutcome broadcast_join_tables(const Cluster& cluster, const Distributed
   out.broadcast_bytes = allreduce(sent, MPI_SUM, cluster.world());
   timer.phase(out.phases, "broadcast");
 
-  // join
-  LocalPairs pairs;
-  {
-    const RowKeys build_keys = row_keys(sides.build.table, sides.build_keys, out.encoding, settings.hash_bits);
-    const RowKeys probe_keys = row_keys(probe, sides.probe_keys, out.encoding, settings.hash_bits);
-    const auto me = static_cast<std::size_t>(cluster.rank());
-    const auto own_begin = build_keys.valid.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me]);
-    const auto own_nulls = static_cast<std::uint64_t>(
-        std::count(own_begin, own_begin + build_share.rows(), std::uint8_t{0}));
-    (broadcast_left ? out.left_keyless : out.right_keyless) = allreduce(own_nulls, MPI_SUM, cluster.world());
-    (broadcast_left ? out.right_keyless : out.left_keyless) = allreduce(probe_keys.nulls, MPI_SUM, cluster.world());
-    const KeyIndex index(build_keys);
-    pairs = probe_index(index, probe, probe_keys);
-  }
-  const std::vector<RowLocation> build_at = locations_of(sides.build.table);
-  timer.phase(out.phases, "join");
-
-  if (out.encoding == KeyEncoding::hashed) {
-    out.collisions = allreduce(drop_unequal_keys(sides, build_at, pairs), MPI_SUM, cluster.world());
-    timer.phase(out.phases, "verify");
-  }
-  out.pairs = allreduce<std::uint64_t>(pairs.probe.size(), MPI_SUM, cluster.world());
-
-  // materialize
-  double sink_seconds = 0;
-  if (spec.how != JoinHow::semi && spec.how != JoinHow::anti) {
-    pair_rows_into(cluster, sides, build_at, pairs, spec, out.schema, settings.slice_rows, sink, sink_seconds);
-  }
-  const auto own_flags = [&](JoinSide side) {
-    if (side != sides.build_side) {
-      const std::vector<std::uint64_t> first = batch_firsts(probe);
-      std::vector<std::uint8_t> flags(static_cast<std::size_t>(probe.rows()), 0);
-      for (const RowLocation& at : pairs.probe) flags[first[at.batch] + at.row] = 1;
-      return flags;
+  // join, verify and materialize, a probe batch at a time
+  LoopSeconds seconds;
+  std::optional<KeyIndex> index;
+  timed(seconds.join, [&] { index.emplace(sides.build.table, sides.build_keys, out.encoding, settings.hash_bits); });
+  const auto me = static_cast<std::size_t>(cluster.rank());
+  const std::uint64_t build_keyless = index->keyless(sides.build.first_row[me], sides.build.first_row[me + 1]);
+  const KeptRows kept = kept_rows(spec.how, sides.build_side);
+  std::vector<std::uint8_t> build_matched(kept.build ? static_cast<std::size_t>(sides.build.table.rows()) : 0, 0);
+  RowLocator locate(sides.build.table);
+  TakeScratch scratch;
+  BatchPairs pairs;
+  std::uint64_t probe_keyless = 0, collisions = 0, matched = 0;
+  const std::size_t batches = probe.batches.size();
+  const auto steps = allreduce<std::uint64_t>(batches, MPI_MAX, cluster.world());
+  for (std::size_t step = 0; step < steps; ++step) {
+    const DistributedTable batch{probe.schema, step < batches ? std::vector{probe.batches[step]} : std::vector<std::shared_ptr<arrow::RecordBatch>>{}};
+    timed(seconds.join, [&] {
+      const RowKeys keys = row_keys(batch, sides.probe_keys, out.encoding, settings.hash_bits);
+      probe_keyless += keys.nulls;
+      probe_batch(*index, static_cast<std::uint32_t>(step), keys, pairs);
+    });
+    if (out.encoding == KeyEncoding::hashed) {
+      timed(seconds.verify, [&] { collisions += drop_unequal_keys(sides, locate, pairs, scratch); });
     }
-    std::vector<std::uint8_t> flags(static_cast<std::size_t>(sides.build.table.rows()), 0);
-    for (const std::uint32_t row : pairs.build) flags[row] = 1;
-    agree_build_matches(cluster, flags);
-    const auto me = static_cast<std::size_t>(cluster.rank());
-    return std::vector<std::uint8_t>(flags.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me]),
-                                     flags.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me + 1]));
-  };
-  if (keeps_unmatched_left(spec.how) || spec.how == JoinHow::semi) {
-    const std::uint8_t wanted = spec.how == JoinHow::semi ? 1 : 0;
-    hand_over(sink, own_rows(left, JoinSide::left, rows_flagged(own_flags(JoinSide::left), wanted), spec, out.schema),
-              sink_seconds);
+    matched += pairs.probe.size();
+    for (const std::uint32_t row : kept.build ? std::span<const std::uint32_t>(pairs.build) : std::span<const std::uint32_t>()) {
+      build_matched[row] = 1;
+    }
+    if (kept.pairs) {
+      const std::size_t n = pairs.probe.size();
+      const auto pieces = allreduce<std::uint64_t>(std::max<std::uint64_t>((n + settings.slice_rows - 1) / settings.slice_rows, 1),
+                                                   MPI_MAX, cluster.world());
+      for (std::uint64_t p = 0; p < pieces; ++p) {
+        const std::size_t begin = std::min<std::size_t>(n, p * settings.slice_rows);
+        const std::size_t end = std::min<std::size_t>(n, begin + settings.slice_rows);
+        auto rows = pair_rows(sides, locate, pairs, begin, end, spec, out.schema, scratch);
+        timed(seconds.sink, [&] { sink.consume(std::move(rows)); });
+      }
+    }
+    if (kept.probe) {
+      std::vector<std::uint8_t> flags(static_cast<std::size_t>(batch.rows()), 0);
+      for (const RowLocation& at : pairs.probe) flags[at.row] = 1;
+      auto rows = own_rows(batch, sides.build_side == JoinSide::left ? JoinSide::right : JoinSide::left,
+                           rows_flagged(flags, kept.probe_wanted), spec, out.schema);
+      timed(seconds.sink, [&] { sink.consume(std::move(rows)); });
+    }
   }
-  if (keeps_unmatched_right(spec.how)) {
-    hand_over(sink, own_rows(right, JoinSide::right, rows_flagged(own_flags(JoinSide::right), 0), spec, out.schema),
-              sink_seconds);
+  if (kept.build) {
+    agree_build_matches(cluster, build_matched);
+    const std::vector<std::uint8_t> own(build_matched.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me]),
+                                        build_matched.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me + 1]));
+    auto rows = own_rows(build_share, sides.build_side, rows_flagged(own, kept.build_wanted), spec, out.schema);
+    timed(seconds.sink, [&] { sink.consume(std::move(rows)); });
   }
-  timer.phase(out.phases, "materialize", sink.phase(), sink_seconds);
+  (broadcast_left ? out.left_keyless : out.right_keyless) = allreduce(build_keyless, MPI_SUM, cluster.world());
+  (broadcast_left ? out.right_keyless : out.left_keyless) = allreduce(probe_keyless, MPI_SUM, cluster.world());
+  out.collisions = allreduce(collisions, MPI_SUM, cluster.world());
+  out.pairs = allreduce(matched, MPI_SUM, cluster.world());
+  std::vector<PhaseTimer::Part> parts{{"join", seconds.join}, {"verify", seconds.verify}, {"materialize", 0},
+                                      {sink.phase(), seconds.sink}};
+  if (out.encoding != KeyEncoding::hashed) parts[1].name.clear();
+  if (parts[3].name.empty()) parts[3].seconds = 0;  // a sink without a phase of its own: counted in materialize
+  timer.split_phase(out.phases, parts, 2);
   return out;
 }
 

@@ -3,18 +3,22 @@
 // to every rank, top-down in its phases:
 //   broadcast    every rank's share of the build side's columns goes to every
 //                other rank (table_allgather.hpp)
-//   join         the build side's keys are indexed (key_index.hpp) and each
-//                rank probes the index with its own rows of the other side:
-//                pairs of a probe row and a build row, in probe-row order
-//   verify       hashed keys only: pairs whose key values differ (hash
-//                collisions) are dropped, both values at hand
-//   materialize  every result column is taken where its rows lie (the probe
-//                side's share, the build side's copy), a slice of pairs at a
-//                time; unmatched rows of outer and anti joins (and matched
-//                ones of semi joins) come from each rank's own share, the
-//                build side's matches first agreed over all ranks
-// No row of the probe side moves. The result is this rank's share: its
-// probe rows' pairs, then its own unmatched rows.
+//   join         the build side's keys are indexed (key_index.hpp); then each
+//                rank goes through its own batches of the other (probe) side,
+//                one at a time: the batch's keys probe the index, giving pairs
+//                of a probe row and a build row, in probe-row order
+//   verify       hashed keys only: the batch's pairs whose key values differ
+//                (hash collisions) are dropped, both values at hand
+//   materialize  the batch's result rows: every column taken where its rows
+//                lie (a run of the batch's rows in order passes through
+//                without a copy), then its unmatched rows (outer and anti
+//                joins) or matched ones (semi joins); after the last batch,
+//                the build side's rows some rank matched are agreed, and each
+//                rank adds those of its own share that the join keeps
+//   write        the sink's time (table/result_sink.hpp)
+// No row of the probe side moves, and no pair outlives its batch. The
+// result is this rank's share: its probe batches' rows, then its own
+// unmatched build rows.
 #include "hpcdb/join/tables/table_join.hpp"
 
 namespace hpcdb {

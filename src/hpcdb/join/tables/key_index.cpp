@@ -13,18 +13,50 @@ namespace {
 // at most 16 bytes a row, as much as a hashed index's entries).
 constexpr std::uint64_t kDenseSlotsPerRow = 4;
 
+void require_rows(std::uint64_t rows) {
+  if (rows >= KeyIndex::kNone) throw Error("a broadcast join's build side has too many rows for its index");
+}
+
 }  // namespace
 
 KeyIndex::KeyIndex(const RowKeys& keys) {
-  const std::size_t rows = keys.keys.size();
-  if (rows >= kNone) throw Error("a broadcast join's build side has too many rows for its index");
+  require_rows(keys.keys.size());
+  entries_.resize(keys.keys.size());
+  valid_.resize(keys.keys.size());
+  add_keys(keys, 0);
+  link();
+}
+
+KeyIndex::KeyIndex(const DistributedTable& table, const std::vector<int>& key_columns, KeyEncoding encoding,
+                   unsigned hash_bits) {
+  const auto rows = static_cast<std::uint64_t>(table.rows());
+  require_rows(rows);
+  entries_.resize(rows);
+  valid_.resize(rows);
+  std::uint64_t first = 0;
+  for (const auto& batch : table.batches) {
+    add_keys(row_keys(DistributedTable{table.schema, {batch}}, key_columns, encoding, hash_bits), first);
+    first += static_cast<std::uint64_t>(batch->num_rows());
+  }
+  link();
+}
+
+void KeyIndex::add_keys(const RowKeys& keys, std::uint64_t first) {
+  for (std::size_t i = 0; i < keys.keys.size(); ++i) {
+    entries_[first + i] = {keys.keys[i], kNone};
+    valid_[first + i] = keys.valid[i];
+  }
+}
+
+void KeyIndex::link() {
+  const std::size_t rows = entries_.size();
   std::uint64_t indexed = 0;
   auto least = std::numeric_limits<std::int64_t>::max(), most = std::numeric_limits<std::int64_t>::min();
   for (std::size_t i = 0; i < rows; ++i) {
-    if (!keys.valid[i]) continue;
+    if (!valid_[i]) continue;
     ++indexed;
-    least = std::min(least, static_cast<std::int64_t>(keys.keys[i]));
-    most = std::max(most, static_cast<std::int64_t>(keys.keys[i]));
+    least = std::min(least, static_cast<std::int64_t>(entries_[i].key));
+    most = std::max(most, static_cast<std::int64_t>(entries_[i].key));
   }
   // Dense: the span of direct keys is small next to their count (hashed keys
   // spread over all 64 bits, so they never are, but at tiny counts).
@@ -40,18 +72,18 @@ KeyIndex::KeyIndex(const RowKeys& keys) {
     slots = std::uint64_t{1} << bits;
   }
   head_.assign(slots, kNone);
-  entries_.resize(rows);
   // Rows chain from the last to the first, so a slot's rows are met in row order.
   for (std::size_t i = rows; i-- > 0;) {
-    entries_[i].key = keys.keys[i];
-    if (!keys.valid[i]) {
-      entries_[i].next = kNone;
-      continue;
-    }
-    std::uint32_t& first = head_[slot(keys.keys[i])];
+    if (!valid_[i]) continue;
+    std::uint32_t& first = head_[slot(entries_[i].key)];
     entries_[i].next = first;
     first = static_cast<std::uint32_t>(i);
   }
+}
+
+std::uint64_t KeyIndex::keyless(std::uint64_t first, std::uint64_t last) const {
+  return static_cast<std::uint64_t>(std::count(valid_.begin() + static_cast<std::ptrdiff_t>(first),
+                                               valid_.begin() + static_cast<std::ptrdiff_t>(last), std::uint8_t{0}));
 }
 
 }  // namespace hpcdb

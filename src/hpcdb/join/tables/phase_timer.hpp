@@ -33,6 +33,25 @@ class PhaseTimer {
     start_ = MPI_Wtime();
   }
 
+  // The phase since the last one, reported as parts whose seconds each rank
+  // counted itself (parts without a name are left out), but for part
+  // `rest`, which is what is left of the phase (waiting included).
+  struct Part {
+    std::string name;
+    double seconds = 0;
+  };
+  void split_phase(std::vector<PhaseTime>& phases, std::vector<Part> parts, std::size_t rest) {
+    double counted = 0;
+    for (std::size_t i = 0; i < parts.size(); ++i) counted += i == rest ? 0 : parts[i].seconds;
+    parts[rest].seconds = MPI_Wtime() - start_ - counted;
+    for (const Part& part : parts) {
+      const Spread spread = spread_over_ranks(part.seconds, cluster_.world());
+      if (!part.name.empty()) phases.push_back({part.name, spread.max, spread.mean});
+    }
+    MPI_Barrier(cluster_.world());
+    start_ = MPI_Wtime();
+  }
+
  private:
   const Cluster& cluster_;
   double start_ = 0;
