@@ -11,6 +11,7 @@
 #include <mutex>
 
 #include "hpcdb/table/arrow_status.hpp"
+#include "hpcdb/table/decimal_narrowing.hpp"
 #include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
@@ -69,6 +70,7 @@ std::shared_ptr<arrow::Array> take_rows(const std::shared_ptr<arrow::Array>& col
 
 std::shared_ptr<arrow::Array> cast_array(const std::shared_ptr<arrow::Array>& array,
                                          const std::shared_ptr<arrow::DataType>& type, const std::string& what) {
+  if (narrows_decimals(*array, *type)) return narrow_decimals(*array, type, what);
   require_compute();
   arrow::compute::ExecContext context(table_memory_pool());
   return value_of(arrow::compute::Cast(*array, type, arrow::compute::CastOptions::Safe(), &context), what + ": cannot read " + array->type()->ToString() + " as " + type->ToString());

@@ -29,6 +29,8 @@ bool is_supported_column_type(const arrow::DataType& type) {
     case arrow::Type::BOOL:
     case arrow::Type::DATE32:
     case arrow::Type::TIMESTAMP:
+    case arrow::Type::DECIMAL32:
+    case arrow::Type::DECIMAL64:
     case arrow::Type::DECIMAL128:
     case arrow::Type::STRING:
     case arrow::Type::LARGE_STRING: return true;
@@ -40,7 +42,7 @@ void require_supported_column(const arrow::Field& field, const std::string& tabl
   if (is_supported_column_type(*field.type())) return;
   throw UsageError(table + " column '" + field.name() + "' has type " + field.type()->ToString() +
                    ", which the engine does not handle (integers of 8-64 bits, float, double, bool, date32, timestamp, "
-                   "decimal128, string, large_string); leave the column out (read or select only the columns needed)");
+                   "decimal32, decimal64, decimal128, string, large_string); leave the column out (read or select only the columns needed)");
 }
 
 KeyClass key_class_of(const arrow::DataType& type) {

@@ -1,8 +1,9 @@
 #pragma once
 // The column types the engine handles, and which of them can be join or
 // shuffle keys. Values: signed and unsigned integers of 8-64 bits, float32
-// and float64, bool, date32, timestamp (any unit and time zone), decimal128,
-// string and large_string; every one may hold nulls. Keys: integers, date32,
+// and float64, bool, date32, timestamp (any unit and time zone), decimal32,
+// decimal64 and decimal128 (Parquet decimals of up to 9 and 18 digits are
+// read as the first two), string and large_string; every one may hold nulls. Keys: integers, date32,
 // timestamps and strings, alone or several together.
 #include <arrow/type.h>
 

@@ -22,6 +22,10 @@ std::unique_ptr<parquet::arrow::FileReader> open_parquet_reader(const std::strin
   parquet::ArrowReaderProperties properties(false);
   properties.set_pre_buffer(true);
   properties.set_batch_size(std::int64_t{1} << 16);
+  // Decimals of up to 18 digits as Arrow's 64-bit decimals (9 digits:
+  // 32-bit), the widths Parquet stores them in: half the bytes of
+  // decimal128 to read, hold, move and write.
+  properties.set_smallest_decimal_enabled(true);
   parquet::arrow::FileReaderBuilder builder;
   try {
     check_arrow(builder.Open(file, parquet::ReaderProperties(table_memory_pool())), cannot_read_parquet(path));
@@ -35,10 +39,23 @@ std::unique_ptr<parquet::arrow::FileReader> open_parquet_reader(const std::strin
   }
 }
 
+// A decimal of up to 9 or 18 digits as decimal32 or decimal64 (what the
+// reader makes of it, unless the file's stored Arrow schema says decimal128:
+// such columns are cast as they are read, as_engine_batch).
+std::shared_ptr<arrow::DataType> narrowest_decimal(const std::shared_ptr<arrow::DataType>& type) {
+  if (type->id() != arrow::Type::DECIMAL128) return type;
+  const auto& decimal = static_cast<const arrow::DecimalType&>(*type);
+  if (decimal.precision() <= 9) return arrow::decimal32(decimal.precision(), decimal.scale());
+  if (decimal.precision() <= 18) return arrow::decimal64(decimal.precision(), decimal.scale());
+  return type;
+}
+
 std::shared_ptr<arrow::Schema> schema_of(parquet::arrow::FileReader& reader, const std::string& path) {
   std::shared_ptr<arrow::Schema> schema;
   check_arrow(reader.GetSchema(&schema), "cannot read the schema of Parquet file '" + path + "'");
-  return schema;
+  arrow::FieldVector fields;
+  for (const auto& field : schema->fields()) fields.push_back(field->WithType(narrowest_decimal(field->type())));
+  return arrow::schema(fields, schema->metadata());
 }
 
 // Units are row groups.
