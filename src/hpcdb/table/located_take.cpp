@@ -3,6 +3,10 @@
 #include <arrow/buffer.h>
 #include <arrow/util/bit_util.h>
 
+#include <cstring>
+#include <limits>
+
+#include "hpcdb/core/error.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/column_types.hpp"
 #include "hpcdb/table/memory_pool.hpp"
@@ -32,6 +36,33 @@ std::pair<std::shared_ptr<arrow::Buffer>, std::int64_t> flag_bitmap(const ShareC
   return {std::move(bitmap), zeros};
 }
 
+// A string column straight into its buffers: the lengths (scratch) give
+// the offsets, and the bytes are gathered into the values buffer.
+template <typename Offset>
+std::shared_ptr<arrow::Array> take_strings(const ShareColumn& column, std::span<const RowLocation> rows,
+                                           std::shared_ptr<arrow::Buffer> validity, std::int64_t null_count,
+                                           TakeScratch& scratch) {
+  const std::uint64_t n = rows.size();
+  std::byte* lengths = room(scratch.lengths, n * sizeof(Offset));
+  const std::uint64_t total = column.gather_lengths(rows, lengths);
+  if (total > static_cast<std::uint64_t>(std::numeric_limits<Offset>::max())) {
+    throw Error("a result column of type " + column.type()->ToString() + " would hold " + std::to_string(total) +
+                " bytes, more than its offsets can address: read it as large_string");
+  }
+  std::shared_ptr<arrow::Buffer> offsets = allocate((n + 1) * sizeof(Offset));
+  auto* offset = reinterpret_cast<Offset*>(offsets->mutable_data());
+  offset[0] = 0;
+  for (std::uint64_t i = 0; i < n; ++i) {
+    Offset length;
+    std::memcpy(&length, lengths + i * sizeof(Offset), sizeof(Offset));
+    offset[i + 1] = offset[i] + length;
+  }
+  std::shared_ptr<arrow::Buffer> data = allocate(std::max<std::uint64_t>(total, 1));
+  column.gather_string_bytes(rows, reinterpret_cast<std::byte*>(data->mutable_data()));
+  return arrow::MakeArray(arrow::ArrayData::Make(column.type(), static_cast<std::int64_t>(n),
+                                                 {std::move(validity), std::move(offsets), std::move(data)}, null_count));
+}
+
 }  // namespace
 
 std::shared_ptr<arrow::Array> take_located(const ShareColumn& column, std::span<const RowLocation> rows,
@@ -45,11 +76,8 @@ std::shared_ptr<arrow::Array> take_located(const ShareColumn& column, std::span<
     if (null_count == 0) validity = nullptr;
   }
   if (is_string_type(*type)) {
-    std::byte* lengths = room(scratch.lengths, rows.size() * static_cast<std::uint64_t>(string_offset_bytes(*type)));
-    const std::uint64_t total = column.gather_lengths(rows, lengths);
-    std::byte* bytes = room(scratch.bytes, std::max<std::uint64_t>(total, 1));
-    column.gather_string_bytes(rows, bytes);
-    return place_strings(type, lengths, bytes, {}, n, std::move(validity), null_count);
+    if (string_offset_bytes(*type) == 8) return take_strings<std::int64_t>(column, rows, std::move(validity), null_count, scratch);
+    return take_strings<std::int32_t>(column, rows, std::move(validity), null_count, scratch);
   }
   std::shared_ptr<arrow::Buffer> data;
   if (type->id() == arrow::Type::BOOL) {

@@ -18,7 +18,6 @@ namespace hpcdb {
 struct TakeScratch {
   std::vector<std::byte> flags;
   std::vector<std::byte> lengths;
-  std::vector<std::byte> bytes;
 };
 
 // The values of `column` at `rows`, in that order, as one array.
