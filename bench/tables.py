@@ -192,7 +192,7 @@ def report(args, runs, checks, reference):
     rows = []
     for name, label in [("hpcdb", "hpcdb, Parquet in -> out"), ("duckdb", "DuckDB COPY ... TO parquet (2 threads)"),
                         ("polars", "Polars sink_parquet (2 threads)"), ("spark", "Spark local[2]"),
-                        ("hpcdb_memory", "hpcdb, in memory (plan+join+materialize)"),
+                        ("hpcdb_memory", "hpcdb, in memory (all phases but read)"),
                         ("duckdb_memory", "DuckDB CREATE TABLE AS (2 threads)")]:
         if name not in median:
             continue

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 #include "hpcdb/core/process_memory.hpp"
@@ -88,11 +90,10 @@ DistributedTable read_side(const TableJoinSide& side, const std::vector<std::str
 // placement, and the send and receive buffers of the widest column).
 constexpr std::uint64_t kPairBytesJoining = 3 * sizeof(MatchPair);
 constexpr std::uint64_t kPairBytesFetching = 2 * sizeof(std::uint64_t) + 3 * sizeof(std::uint64_t) + 2 * 16;
-// A broadcast join's bytes per build row besides its columns (its key and
-// flag, its index entry and slots, where it lies), and per pair (a probe
-// row's location and a build row's number).
-constexpr std::uint64_t kBroadcastBytesPerBuildRow = 9 + 16 + 16 + 8;
-constexpr std::uint64_t kBroadcastBytesPerPair = 12;
+// A broadcast join's bytes per build row besides its columns: its index
+// entry (key and chain), up to four 4-byte slots, its key flag and match
+// flag. Its pairs live one probe batch at a time.
+constexpr std::uint64_t kBroadcastBytesPerBuildRow = 16 + 16 + 1 + 1;
 
 // What a rank needs besides its inputs, and how that adds up.
 struct MemoryNeed {
@@ -119,23 +120,19 @@ MemoryNeed partitioned_need(const Cluster& cluster, const SideFacts& left, const
                       format_bytes(static_cast<double>(rank_rows * kPairBytesFetching)))};
 }
 
-MemoryNeed broadcast_need(const Cluster& cluster, const SideFacts& build, const SideFacts& probe,
-                          std::uint64_t rank_rows, std::uint64_t fetched) {
+MemoryNeed broadcast_need(const Cluster& cluster, const SideFacts& build, std::uint64_t fetched) {
   const auto ranks = static_cast<std::uint64_t>(cluster.size());
   // Every rank's share of the build side, and its own once more encoded for sending.
   const std::uint64_t copy = build.bytes + build.bytes / ranks;
-  const std::uint64_t index = build.rows * kBroadcastBytesPerBuildRow + probe.rows / ranks * 9;
-  const std::uint64_t pairs = rank_rows * kBroadcastBytesPerPair;
-  return {copy + index + pairs + fetched,
-          fmt::format("the broadcast side's copy {}, its index and the keys {}, the pairs {}, the result {}",
-                      format_bytes(static_cast<double>(copy)), format_bytes(static_cast<double>(index)),
-                      format_bytes(static_cast<double>(pairs)), format_bytes(static_cast<double>(fetched)))};
+  const std::uint64_t index = build.rows * kBroadcastBytesPerBuildRow;
+  return {copy + index + fetched,
+          fmt::format("the broadcast side's copy {}, its index {}, the result {}", format_bytes(static_cast<double>(copy)),
+                      format_bytes(static_cast<double>(index)), format_bytes(static_cast<double>(fetched)))};
 }
 
-// Refuses a join that cannot fit in this node's memory, before reading. A
-// rank holds its inputs throughout, and on top of them what its strategy
-// needs.
-std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
+// What a rank needs: its inputs throughout, and on top of them what its
+// strategy needs.
+MemoryNeed memory_per_rank(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
                            const TableJoinRequest& request, const StrategyChoice& choice) {
   const auto ranks = static_cast<std::uint64_t>(cluster.size());
   const std::uint64_t inputs = (left.bytes + right.bytes) / ranks;
@@ -149,21 +146,39 @@ std::uint64_t check_memory(const Cluster& cluster, const SideFacts& left, const 
                                     ? result
                                     : std::min(result, static_cast<std::uint64_t>((left_row + right_row) *
                                                                                   static_cast<double>(kResultSliceRows)));
-  const bool broadcast_left = choice.broadcast_left;
   const MemoryNeed need = choice.strategy == TableJoinStrategy::broadcast
-                              ? broadcast_need(cluster, broadcast_left ? left : right, broadcast_left ? right : left,
-                                               rank_rows, fetched)
+                              ? broadcast_need(cluster, choice.broadcast_left ? left : right, fetched)
                               : partitioned_need(cluster, left, right, request, rank_rows, fetched);
-  const std::uint64_t per_rank = inputs + need.bytes + kRankBaseBytes;
-  const std::uint64_t per_node = per_rank * static_cast<std::uint64_t>(cluster.node_size());
-  if (const auto shortfall = memory_shortfall(per_node)) {
-    throw UsageError(fmt::format("this {} join ({} rank{} x {}: inputs {}, then {}) {}; read fewer columns "
-                                 "(--columns), or spread the job over more nodes",
-                                 to_string(choice.strategy), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
-                                 format_bytes(static_cast<double>(per_rank)), format_bytes(static_cast<double>(inputs)),
-                                 need.parts, *shortfall));
+  return {inputs + need.bytes + kRankBaseBytes,
+          fmt::format("inputs {}, then {}", format_bytes(static_cast<double>(inputs)), need.parts)};
+}
+
+std::optional<std::string> shortfall_of(const Cluster& cluster, const MemoryNeed& per_rank) {
+  return memory_shortfall(per_rank.bytes * static_cast<std::uint64_t>(cluster.node_size()));
+}
+
+// The strategy (auto: broadcast only if its copy fits; partitioned otherwise),
+// refused before reading when it cannot fit in this node's memory. Returns
+// the estimate of a rank's memory.
+std::uint64_t plan_strategy(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
+                            const TableJoinRequest& request, StrategyChoice& choice) {
+  choice = choose_table_join_strategy(request.strategy, {left.rows, right.rows, left.bytes, right.bytes}, cluster.size());
+  MemoryNeed need = memory_per_rank(cluster, left, right, request, choice);
+  if (request.strategy == TableJoinStrategy::automatic && choice.strategy == TableJoinStrategy::broadcast) {
+    if (const auto shortfall = shortfall_of(cluster, need)) {
+      choice = {TableJoinStrategy::partitioned, false,
+                "partitioned: a copy of the smaller side on every rank would not fit (" + need.parts + ": " + *shortfall + ")"};
+      need = memory_per_rank(cluster, left, right, request, choice);
+    }
   }
-  return per_rank;
+  if (const auto shortfall = shortfall_of(cluster, need)) {
+    throw UsageError(fmt::format("this {} join ({} rank{} x {}: {}) {}; read fewer columns (--columns){}, or spread the "
+                                 "job over more nodes",
+                                 to_string(choice.strategy), cluster.node_size(), cluster.node_size() == 1 ? "" : "s",
+                                 format_bytes(static_cast<double>(need.bytes)), need.parts, *shortfall,
+                                 choice.strategy == TableJoinStrategy::broadcast ? ", --strategy partitioned" : ""));
+  }
+  return need.bytes;
 }
 
 std::uint64_t peak_over_ranks(const Cluster& cluster, const PeakMemoryMeter& meter) {
@@ -203,8 +218,7 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
   open_reads(cluster, right_side, spec.right_reads, "right", right);
   StrategyChoice choice;
   run_collectively(cluster.world(), [&] {
-    choice = choose_table_join_strategy(request.strategy, {left.rows, right.rows, left.bytes, right.bytes}, cluster.size());
-    result.plan.estimate_bytes_per_rank = check_memory(cluster, left, right, request, choice);
+    result.plan.estimate_bytes_per_rank = plan_strategy(cluster, left, right, request, choice);
   });
 
   DistributedTable left_share = read_side(left_side, spec.left_reads, left, "left", &progress);
