@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
 #include <random>
 #include <vector>
@@ -41,8 +42,22 @@ TEST(KeyIndex, DenseKeysWithDuplicatesNullsAndProbesOutsideTheirRange) {
   const RowKeys keys = keys_of({-3, 5, 5, 0, 7, -3, 2}, {1, 1, 1, 0, 1, 1, 1});
   const KeyIndex index(keys);
   EXPECT_TRUE(index.dense());
+  EXPECT_TRUE(index.chained());  // 5 and -3 twice
   EXPECT_EQ(index.slots(), 11u);  // -3 to 7
   expect_like_reference(index, keys, {-4, -3, 0, 2, 5, 6, 7, 8, 1000, INT64_MIN, INT64_MAX});
+}
+
+TEST(KeyIndex, UniqueDenseKeysNeedNoChain) {
+  std::vector<std::int64_t> values;
+  for (std::int64_t k = 1; k <= 4000; k += 4) values.push_back(k);  // TPC-H's order keys are as sparse
+  std::reverse(values.begin(), values.end());
+  const RowKeys keys = keys_of(values);
+  const KeyIndex index(keys);
+  EXPECT_TRUE(index.dense());
+  EXPECT_FALSE(index.chained());
+  std::vector<std::int64_t> probes;
+  for (std::int64_t k = -2; k <= 4003; ++k) probes.push_back(k);
+  expect_like_reference(index, keys, probes);
 }
 
 TEST(KeyIndex, SparseKeysAreHashed) {

@@ -10,75 +10,81 @@ namespace hpcdb {
 namespace {
 
 // Dense keys take a slot each up to this many slots a row (4-byte slots:
-// at most 16 bytes a row, as much as a hashed index's entries).
+// at most 16 bytes a row, as much as a hashed index's key and chain).
 constexpr std::uint64_t kDenseSlotsPerRow = 4;
-
-void require_rows(std::uint64_t rows) {
-  if (rows >= KeyIndex::kNone) throw Error("a broadcast join's build side has too many rows for its index");
-}
 
 }  // namespace
 
 KeyIndex::KeyIndex(const RowKeys& keys) {
-  require_rows(keys.keys.size());
-  entries_.resize(keys.keys.size());
-  valid_.resize(keys.keys.size());
-  add_keys(keys, 0);
-  link();
+  build(1, {0, keys.keys.size()}, [&](std::size_t) { return keys; });
 }
 
 KeyIndex::KeyIndex(const DistributedTable& table, const std::vector<int>& key_columns, KeyEncoding encoding,
                    unsigned hash_bits) {
-  const auto rows = static_cast<std::uint64_t>(table.rows());
-  require_rows(rows);
-  entries_.resize(rows);
+  std::vector<std::uint64_t> first{0};
+  for (const auto& batch : table.batches) first.push_back(first.back() + static_cast<std::uint64_t>(batch->num_rows()));
+  build(table.batches.size(), first, [&](std::size_t b) {
+    return row_keys(DistributedTable{table.schema, {table.batches[b]}}, key_columns, encoding, hash_bits);
+  });
+}
+
+void KeyIndex::build(std::size_t batches, const std::vector<std::uint64_t>& first_rows, const BatchKeys& keys_of) {
+  const std::uint64_t rows = first_rows.back();
+  if (rows >= kNone) throw Error("a broadcast join's build side has too many rows for its index");
   valid_.resize(rows);
-  std::uint64_t first = 0;
-  for (const auto& batch : table.batches) {
-    add_keys(row_keys(DistributedTable{table.schema, {batch}}, key_columns, encoding, hash_bits), first);
-    first += static_cast<std::uint64_t>(batch->num_rows());
-  }
-  link();
-}
-
-void KeyIndex::add_keys(const RowKeys& keys, std::uint64_t first) {
-  for (std::size_t i = 0; i < keys.keys.size(); ++i) {
-    entries_[first + i] = {keys.keys[i], kNone};
-    valid_[first + i] = keys.valid[i];
-  }
-}
-
-void KeyIndex::link() {
-  const std::size_t rows = entries_.size();
+  // The keys' range and count first, then the rows go in.
   std::uint64_t indexed = 0;
   auto least = std::numeric_limits<std::int64_t>::max(), most = std::numeric_limits<std::int64_t>::min();
-  for (std::size_t i = 0; i < rows; ++i) {
-    if (!valid_[i]) continue;
-    ++indexed;
-    least = std::min(least, static_cast<std::int64_t>(entries_[i].key));
-    most = std::max(most, static_cast<std::int64_t>(entries_[i].key));
+  std::vector<RowKeys> keys(batches);
+  for (std::size_t b = 0; b < batches; ++b) {
+    keys[b] = keys_of(b);
+    for (std::size_t i = 0; i < keys[b].keys.size(); ++i) {
+      valid_[first_rows[b] + i] = keys[b].valid[i];
+      if (!keys[b].valid[i]) continue;
+      ++indexed;
+      least = std::min(least, static_cast<std::int64_t>(keys[b].keys[i]));
+      most = std::max(most, static_cast<std::int64_t>(keys[b].keys[i]));
+    }
   }
+  choose_slots(indexed, least, most);
+  if (!dense_) {
+    keys_.resize(rows);
+    next_.assign(rows, kNone);
+  }
+  // From the last row to the first, so that a slot's rows are met in row order.
+  for (std::size_t b = batches; b-- > 0;) {
+    for (std::size_t i = keys[b].keys.size(); i-- > 0;) {
+      if (keys[b].valid[i]) insert(static_cast<std::uint32_t>(first_rows[b] + i), keys[b].keys[i]);
+    }
+    keys[b] = {};
+  }
+}
+
+void KeyIndex::choose_slots(std::uint64_t indexed, std::int64_t least, std::int64_t most) {
   // Dense: the span of direct keys is small next to their count (hashed keys
   // spread over all 64 bits, so they never are, but at tiny counts).
   const std::uint64_t span = indexed ? static_cast<std::uint64_t>(most) - static_cast<std::uint64_t>(least) + 1 : 0;
   dense_ = indexed > 0 && span > 0 && span <= kDenseSlotsPerRow * indexed + 1024;
-  std::uint64_t slots = 0;
   if (dense_) {
     least_ = static_cast<std::uint64_t>(least);
-    slots = span;
+    head_.assign(span, kNone);
+    return;
+  }
+  const unsigned bits = std::max(1u, static_cast<unsigned>(std::bit_width(std::max<std::uint64_t>(2 * indexed, 2) - 1)));
+  shift_ = 64 - bits;
+  head_.assign(std::uint64_t{1} << bits, kNone);
+}
+
+void KeyIndex::insert(std::uint32_t row, std::uint64_t key) {
+  std::uint32_t& first = head_[slot(key)];
+  if (dense_) {
+    // A second row of a key: from now on rows are chained.
+    if (first != kNone && next_.empty()) next_.assign(valid_.size(), kNone);
   } else {
-    const unsigned bits = std::max(1u, static_cast<unsigned>(std::bit_width(std::max<std::uint64_t>(2 * indexed, 2) - 1)));
-    shift_ = 64 - bits;
-    slots = std::uint64_t{1} << bits;
+    keys_[row] = key;
   }
-  head_.assign(slots, kNone);
-  // Rows chain from the last to the first, so a slot's rows are met in row order.
-  for (std::size_t i = rows; i-- > 0;) {
-    if (!valid_[i]) continue;
-    std::uint32_t& first = head_[slot(entries_[i].key)];
-    entries_[i].next = first;
-    first = static_cast<std::uint32_t>(i);
-  }
+  if (!next_.empty()) next_[row] = first;
+  first = row;
 }
 
 std::uint64_t KeyIndex::keyless(std::uint64_t first, std::uint64_t last) const {

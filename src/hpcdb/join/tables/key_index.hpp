@@ -2,13 +2,16 @@
 // A hash index on the 64-bit keys (row_keys.hpp) of a broadcast join's
 // build side (every row of it, on every rank), probed by the rows of the
 // other side. Rows with the same slot are chained (a key's duplicates
-// included); a slot is the key itself less the smallest key when the keys
-// are dense integers (then rows of keys in ascending order land in ascending
-// slots, and a probe side in key order walks the index front to back), and
-// a multiplicative hash of the key otherwise (hashed string and composite
-// keys, sparse integers). Equal 64-bit keys are matches; hashed keys' real
-// values are compared afterwards.
+// included). Dense integer keys (their range at most four slots a row) are
+// indexed by value: a slot is the key less the smallest key, so a slot holds
+// one key and no key is stored or compared, and a probe side in key order
+// walks the index front to back; unique dense keys (a primary key) need no
+// chain either. Other keys (hashed strings and composite keys, sparse
+// integers) are indexed by a multiplicative hash, each row's key kept for the
+// comparison. Equal 64-bit keys are matches; hashed keys' real values are
+// compared afterwards.
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "hpcdb/table/distributed_table.hpp"
@@ -32,8 +35,12 @@ class KeyIndex {
   void for_each_match(std::uint64_t key, OnMatch&& on_match) const {
     const std::uint64_t s = slot(key);
     if (s >= head_.size()) return;
-    for (std::uint32_t row = head_[s]; row != kNone; row = entries_[row].next) {
-      if (entries_[row].key == key) on_match(row);
+    if (dense_) {
+      for (std::uint32_t row = head_[s]; row != kNone; row = next_.empty() ? kNone : next_[row]) on_match(row);
+      return;
+    }
+    for (std::uint32_t row = head_[s]; row != kNone; row = next_[row]) {
+      if (keys_[row] == key) on_match(row);
     }
   }
 
@@ -44,29 +51,28 @@ class KeyIndex {
   }
 
   bool dense() const { return dense_; }
+  bool chained() const { return !next_.empty(); }
   std::uint64_t slots() const { return head_.size(); }
   // Rows in [first, last) without a key (a null in a key column).
   std::uint64_t keyless(std::uint64_t first, std::uint64_t last) const;
 
  private:
-  struct Entry {
-    std::uint64_t key;
-    std::uint32_t next;
-  };
+  // The keys of batch b (0 <= b < batches) and its first row.
+  using BatchKeys = std::function<RowKeys(std::size_t batch)>;
+  void build(std::size_t batches, const std::vector<std::uint64_t>& first_rows, const BatchKeys& keys_of);
+  void choose_slots(std::uint64_t indexed, std::int64_t least, std::int64_t most);
+  void insert(std::uint32_t row, std::uint64_t key);
 
   std::uint64_t slot(std::uint64_t key) const {
     return dense_ ? key - least_ : (key * 0x9e3779b97f4a7c15ULL) >> shift_;
   }
-  // Takes the keys of rows [first, first + keys.keys.size()).
-  void add_keys(const RowKeys& keys, std::uint64_t first);
-  // Chooses the slots from the keys taken, and chains the rows.
-  void link();
 
   bool dense_ = false;
   std::uint64_t least_ = 0;
   unsigned shift_ = 63;
   std::vector<std::uint32_t> head_;
-  std::vector<Entry> entries_;      // one per row of the build side
+  std::vector<std::uint32_t> next_;  // per row: the slot's next row (hashed; dense with duplicates)
+  std::vector<std::uint64_t> keys_;  // per row (hashed only)
   std::vector<std::uint8_t> valid_;  // 1 where a row has a key
 };
 
