@@ -43,6 +43,12 @@ TEST(DecimalNarrowing, ValueWiderThanItsPrecisionIsAnError) {
   EXPECT_THROW(cast_array(wide, arrow::decimal64(18, 0), "column 'x'"), Error);
   const auto too_wide_for_32 = decimals({arrow::Decimal128(std::int64_t{1} << 40)}, 9, 0);
   EXPECT_THROW(cast_array(too_wide_for_32, arrow::decimal32(9, 0), "column 'y'"), Error);
+  // Fits in 64 bits, but has 19 digits: not a decimal64(18, 0).
+  const auto nineteen_digits = decimals({arrow::Decimal128(std::int64_t{1000000000000000000})}, 18, 0);
+  EXPECT_THROW(cast_array(nineteen_digits, arrow::decimal64(18, 0), "column 'z'"), Error);
+  // 18 nines fit.
+  const auto eighteen_nines = decimals({arrow::Decimal128(std::int64_t{999999999999999999})}, 18, 0);
+  EXPECT_EQ(cast_array(eighteen_nines, arrow::decimal64(18, 0), "t")->length(), 1);
 }
 
 TEST(DecimalNarrowing, OnlyEqualScalesAndWholeArrays) {

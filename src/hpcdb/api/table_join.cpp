@@ -1,5 +1,7 @@
 #include "hpcdb/api/table_join.hpp"
 
+#include <arrow/util/byte_size.h>
+
 #include <fmt/format.h>
 
 #include <optional>
@@ -29,6 +31,7 @@ struct SideFacts {
   std::uint64_t rows = 0;
   std::uint64_t bytes = 0;
   std::unique_ptr<TableSource> source;  // files only
+  bool resident = false;                // in memory before the join (not read by it)
 };
 
 // An in-memory side with the engine's column types (a file's are cast as it is read).
@@ -58,13 +61,18 @@ SideFacts inspect_side(const Cluster& cluster, const TableJoinSide& side, const 
 void open_reads(const Cluster& cluster, const TableJoinSide& side, const std::vector<std::string>& reads,
                 const std::string& label, SideFacts& facts) {
   if (side.table) {
-    DistributedTable selected;
-    std::vector<int> indices;
-    for (const std::string& name : reads) indices.push_back(side.table->schema()->GetFieldIndex(name));
+    // The bytes the share's columns refer to (a slice of a larger table's
+    // buffers counts its part). They are in memory already: `resident`.
+    std::uint64_t bytes = 0;
     run_collectively(cluster.world(), [&] {
-      selected = from_arrow_table(value_of(side.table->SelectColumns(indices), "cannot select the " + label + " table's columns"));
+      for (const std::string& name : reads) {
+        const auto column = side.table->GetColumnByName(name);
+        bytes += static_cast<std::uint64_t>(value_of(arrow::util::ReferencedBufferSize(*column),
+                                                     "cannot measure the " + label + " table's columns"));
+      }
     });
-    facts.bytes = allreduce<std::uint64_t>(selected.bytes(), MPI_SUM, cluster.world());
+    facts.bytes = allreduce<std::uint64_t>(bytes, MPI_SUM, cluster.world());
+    facts.resident = true;
     return;
   }
   TableInput input = side.input;
@@ -90,10 +98,11 @@ DistributedTable read_side(const TableJoinSide& side, const std::vector<std::str
 // placement, and the send and receive buffers of the widest column).
 constexpr std::uint64_t kPairBytesJoining = 3 * sizeof(MatchPair);
 constexpr std::uint64_t kPairBytesFetching = 2 * sizeof(std::uint64_t) + 3 * sizeof(std::uint64_t) + 2 * 16;
-// A broadcast join's bytes per build row besides its columns: its index
-// entry (key and chain), up to four 4-byte slots, its key flag and match
-// flag. Its pairs live one probe batch at a time.
-constexpr std::uint64_t kBroadcastBytesPerBuildRow = 16 + 16 + 1 + 1;
+// A broadcast join's bytes per build row besides its columns, at the index's
+// peak: the keys as computed (9), the hashed index's key and chain (12) and
+// up to 16 bytes of slots, its key flag and match flag. Its pairs live one
+// probe batch at a time.
+constexpr std::uint64_t kBroadcastBytesPerBuildRow = 9 + 12 + 16 + 1 + 1;
 
 // What a rank needs besides its inputs, and how that adds up.
 struct MemoryNeed {
@@ -122,8 +131,10 @@ MemoryNeed partitioned_need(const Cluster& cluster, const SideFacts& left, const
 
 MemoryNeed broadcast_need(const Cluster& cluster, const SideFacts& build, std::uint64_t fetched) {
   const auto ranks = static_cast<std::uint64_t>(cluster.size());
-  // Every rank's share of the build side, and its own once more encoded for sending.
-  const std::uint64_t copy = build.bytes + build.bytes / ranks;
+  // Every rank's share of the build side (less its own, when it is in memory
+  // already), and its own once more encoded for sending (with other ranks).
+  const std::uint64_t copy = (build.resident ? build.bytes - build.bytes / ranks : build.bytes) +
+                             (ranks > 1 ? build.bytes / ranks : 0);
   const std::uint64_t index = build.rows * kBroadcastBytesPerBuildRow;
   return {copy + index + fetched,
           fmt::format("the broadcast side's copy {}, its index {}, the result {}", format_bytes(static_cast<double>(copy)),
@@ -135,7 +146,8 @@ MemoryNeed broadcast_need(const Cluster& cluster, const SideFacts& build, std::u
 MemoryNeed memory_per_rank(const Cluster& cluster, const SideFacts& left, const SideFacts& right,
                            const TableJoinRequest& request, const StrategyChoice& choice) {
   const auto ranks = static_cast<std::uint64_t>(cluster.size());
-  const std::uint64_t inputs = (left.bytes + right.bytes) / ranks;
+  // What the join reads; a side in memory already is not counted again.
+  const std::uint64_t inputs = ((left.resident ? 0 : left.bytes) + (right.resident ? 0 : right.bytes)) / ranks;
   const double left_row = left.rows ? static_cast<double>(left.bytes) / static_cast<double>(left.rows) : 0;
   const double right_row = right.rows ? static_cast<double>(right.bytes) / static_cast<double>(right.rows) : 0;
   const std::uint64_t result_rows = request.how == JoinHow::full ? left.rows + right.rows : std::max(left.rows, right.rows);
@@ -165,9 +177,12 @@ std::uint64_t plan_strategy(const Cluster& cluster, const SideFacts& left, const
   choice = choose_table_join_strategy(request.strategy, {left.rows, right.rows, left.bytes, right.bytes}, cluster.size());
   MemoryNeed need = memory_per_rank(cluster, left, right, request, choice);
   if (request.strategy == TableJoinStrategy::automatic && choice.strategy == TableJoinStrategy::broadcast) {
-    if (const auto shortfall = shortfall_of(cluster, need)) {
+    // Every rank falls back if any would be short (nodes differ in free memory).
+    const std::optional<std::string> shortfall = shortfall_of(cluster, need);
+    if (allreduce(shortfall ? 1 : 0, MPI_MAX, cluster.world()) == 1) {
       choice = {TableJoinStrategy::partitioned, false,
-                "partitioned: a copy of the smaller side on every rank would not fit (" + need.parts + ": " + *shortfall + ")"};
+                "partitioned: a copy of the smaller side on every rank would not fit in memory (" + need.parts +
+                    (shortfall ? ": " + *shortfall : std::string(" on some node")) + ")"};
       need = memory_per_rank(cluster, left, right, request, choice);
     }
   }

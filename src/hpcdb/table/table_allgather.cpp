@@ -4,6 +4,7 @@
 #include <arrow/io/memory.h>
 #include <arrow/ipc/reader.h>
 #include <arrow/ipc/writer.h>
+#include <arrow/util/byte_size.h>
 
 #include <span>
 
@@ -17,8 +18,10 @@ namespace {
 const std::string kWhat = "cannot send a table to every rank";
 
 std::shared_ptr<arrow::Buffer> ipc_stream(const DistributedTable& share) {
-  // Room for the whole stream up front: it grows by copying otherwise.
-  const auto room = static_cast<std::int64_t>(share.bytes() + (std::uint64_t{1} << 16) * (share.batches.size() + 1));
+  // Room for the whole stream up front (it grows by copying otherwise): the
+  // bytes the batches refer to, and some for each batch's message.
+  std::int64_t room = std::int64_t{1} << 16;
+  for (const auto& batch : share.batches) room += value_of(arrow::util::ReferencedBufferSize(*batch), kWhat) + (1 << 12);
   auto sink = value_of(arrow::io::BufferOutputStream::Create(room, table_memory_pool()), kWhat);
   auto writer = value_of(arrow::ipc::MakeStreamWriter(sink, share.schema), kWhat);
   for (const auto& batch : share.batches) {

@@ -11,6 +11,7 @@
 #include "hpcdb/join/tables/matched_rows.hpp"
 #include "hpcdb/join/tables/phase_timer.hpp"
 #include "hpcdb/join/tables/result_rows.hpp"
+#include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/table/located_take.hpp"
 #include "hpcdb/table/table_allgather.hpp"
@@ -22,7 +23,6 @@ namespace {
 // rank's own share of it, and this rank's share of the probe side.
 struct Sides {
   JoinSide build_side;
-  const DistributedTable& build_share;
   AllgatheredTable build;
   const DistributedTable& probe;
   std::vector<int> build_keys;
@@ -84,7 +84,10 @@ class RowLocator {
   std::size_t batch_ = 0;
 };
 
-void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys, BatchPairs& pairs) {
+// `first_only`: a probe row's first match will do (semi and anti joins that
+// keep no build row, on keys compared exactly): a key's duplicates on the
+// build side do not multiply the pairs.
+void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys, bool first_only, BatchPairs& pairs) {
   constexpr std::size_t kAhead = 16;  // rows whose slots are fetched ahead of their probe
   pairs.probe.clear();
   pairs.build.clear();
@@ -92,8 +95,10 @@ void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys
   for (std::size_t i = 0; i < n; ++i) {
     if (i + kAhead < n) index.prefetch(keys.keys[i + kAhead]);
     if (!keys.valid[i]) continue;
+    const auto row_in_batch = static_cast<std::uint32_t>(i);
     index.for_each_match(keys.keys[i], [&](std::uint32_t row) {
-      pairs.probe.push_back({batch, static_cast<std::uint32_t>(i)});
+      if (first_only && !pairs.probe.empty() && pairs.probe.back().row == row_in_batch) return;
+      pairs.probe.push_back({batch, row_in_batch});
       pairs.build.push_back(row);
     });
   }
@@ -163,7 +168,7 @@ void agree_build_matches(const Cluster& cluster, std::vector<std::uint8_t>& flag
   }
 }
 
-// Seconds each part of the join and materialize phases took on this rank.
+// Seconds parts of the join and materialize phases took on this rank.
 struct LoopSeconds {
   double join = 0;
   double verify = 0;
@@ -195,8 +200,10 @@ TableJoinOutcome broadcast_join_tables(const Cluster& cluster, const Distributed
   const DistributedTable& build_share = broadcast_left ? left : right;
   const DistributedTable& probe = broadcast_left ? right : left;
   std::uint64_t sent = 0;
-  Sides sides{broadcast_left ? JoinSide::left : JoinSide::right, build_share, allgather_table(cluster, build_share, sent),
-              probe, indices_of(*build_share.schema, broadcast_left ? spec.left_keys : spec.right_keys),
+  AllgatheredTable build;
+  run_collectively(cluster.world(), [&] { build = allgather_table(cluster, build_share, sent); });
+  Sides sides{broadcast_left ? JoinSide::left : JoinSide::right, std::move(build), probe,
+              indices_of(*build_share.schema, broadcast_left ? spec.left_keys : spec.right_keys),
               indices_of(*probe.schema, broadcast_left ? spec.right_keys : spec.left_keys)};
   out.broadcast_bytes = allreduce(sent, MPI_SUM, cluster.world());
   timer.phase(out.phases, "broadcast");
@@ -204,10 +211,15 @@ TableJoinOutcome broadcast_join_tables(const Cluster& cluster, const Distributed
   // join, verify and materialize, a probe batch at a time
   LoopSeconds seconds;
   std::optional<KeyIndex> index;
-  timed(seconds.join, [&] { index.emplace(sides.build.table, sides.build_keys, out.encoding, settings.hash_bits); });
+  timed(seconds.join, [&] {
+    run_collectively(cluster.world(), [&] {
+      index.emplace(sides.build.table, sides.build_keys, out.encoding, settings.hash_bits);
+    });
+  });
   const auto me = static_cast<std::size_t>(cluster.rank());
   const std::uint64_t build_keyless = index->keyless(sides.build.first_row[me], sides.build.first_row[me + 1]);
   const KeptRows kept = kept_rows(spec.how, sides.build_side);
+  const bool first_only = !kept.pairs && !kept.build && out.encoding == KeyEncoding::direct;
   std::vector<std::uint8_t> build_matched(kept.build ? static_cast<std::size_t>(sides.build.table.rows()) : 0, 0);
   RowLocator locate(sides.build.table);
   TakeScratch scratch;
@@ -220,7 +232,7 @@ TableJoinOutcome broadcast_join_tables(const Cluster& cluster, const Distributed
     timed(seconds.join, [&] {
       const RowKeys keys = row_keys(batch, sides.probe_keys, out.encoding, settings.hash_bits);
       probe_keyless += keys.nulls;
-      probe_batch(*index, static_cast<std::uint32_t>(step), keys, pairs);
+      probe_batch(*index, static_cast<std::uint32_t>(step), keys, first_only, pairs);
     });
     if (out.encoding == KeyEncoding::hashed) {
       timed(seconds.verify, [&] { collisions += drop_unequal_keys(sides, locate, pairs, scratch); });
@@ -236,24 +248,24 @@ TableJoinOutcome broadcast_join_tables(const Cluster& cluster, const Distributed
       for (std::uint64_t p = 0; p < pieces; ++p) {
         const std::size_t begin = std::min<std::size_t>(n, p * settings.slice_rows);
         const std::size_t end = std::min<std::size_t>(n, begin + settings.slice_rows);
-        auto rows = pair_rows(sides, locate, pairs, begin, end, spec, out.schema, scratch);
-        timed(seconds.sink, [&] { sink.consume(std::move(rows)); });
+        hand_over(sink, pair_rows(sides, locate, pairs, begin, end, spec, out.schema, scratch), seconds.sink);
       }
     }
     if (kept.probe) {
       std::vector<std::uint8_t> flags(static_cast<std::size_t>(batch.rows()), 0);
       for (const RowLocation& at : pairs.probe) flags[at.row] = 1;
-      auto rows = own_rows(batch, sides.build_side == JoinSide::left ? JoinSide::right : JoinSide::left,
-                           rows_flagged(flags, kept.probe_wanted), spec, out.schema);
-      timed(seconds.sink, [&] { sink.consume(std::move(rows)); });
+      hand_over(sink,
+                own_rows(batch, sides.build_side == JoinSide::left ? JoinSide::right : JoinSide::left,
+                         rows_flagged(flags, kept.probe_wanted), spec, out.schema),
+                seconds.sink);
     }
   }
   if (kept.build) {
     agree_build_matches(cluster, build_matched);
     const std::vector<std::uint8_t> own(build_matched.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me]),
                                         build_matched.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me + 1]));
-    auto rows = own_rows(build_share, sides.build_side, rows_flagged(own, kept.build_wanted), spec, out.schema);
-    timed(seconds.sink, [&] { sink.consume(std::move(rows)); });
+    hand_over(sink, own_rows(build_share, sides.build_side, rows_flagged(own, kept.build_wanted), spec, out.schema),
+              seconds.sink);
   }
   (broadcast_left ? out.left_keyless : out.right_keyless) = allreduce(build_keyless, MPI_SUM, cluster.world());
   (broadcast_left ? out.right_keyless : out.left_keyless) = allreduce(probe_keyless, MPI_SUM, cluster.world());

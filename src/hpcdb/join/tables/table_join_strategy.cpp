@@ -41,6 +41,10 @@ StrategyChoice choose_table_join_strategy(TableJoinStrategy requested, const Sid
   const std::uint64_t small_rows = choice.broadcast_left ? sizes.left_rows : sizes.right_rows;
   const std::string side = choice.broadcast_left ? "left" : "right";
   const auto others = static_cast<std::uint64_t>(ranks - 1);
+  if (requested == TableJoinStrategy::partitioned) {
+    choice.reason = "partitioned (asked for)";
+    return choice;
+  }
   if (small_rows > kMostBroadcastRows) {
     if (requested == TableJoinStrategy::broadcast) {
       throw UsageError(fmt::format("the smaller side has {} rows, too many to broadcast (at most {}); use --strategy "
@@ -63,11 +67,9 @@ StrategyChoice choose_table_join_strategy(TableJoinStrategy requested, const Sid
     return choice;
   }
   choice.strategy = TableJoinStrategy::partitioned;
-  choice.reason = requested == TableJoinStrategy::partitioned
-                      ? std::string("partitioned (asked for)")
-                      : fmt::format("partitioned: broadcasting the {} side ({} to each of {} other rank{}) would move "
-                                    "more than partitioning both ({} in the larger side)",
-                                    side, bytes_text(small), others, others == 1 ? "" : "s", bytes_text(large));
+  choice.reason = fmt::format("partitioned: broadcasting the {} side ({} to each of {} other rank{}) would move "
+                              "more than partitioning both ({} in the larger side)",
+                              side, bytes_text(small), others, others == 1 ? "" : "s", bytes_text(large));
   return choice;
 }
 
