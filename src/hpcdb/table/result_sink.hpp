@@ -1,9 +1,9 @@
 #pragma once
 // Where an operator's result goes as it is made: kept in memory as this
 // rank's share (TableSink), or written batch by batch and let go (a Parquet
-// directory, parquet_directory_writer.hpp). An operator that can make its
-// result in slices does so only when the sink does not keep them, so that a
-// result written to files never has to fit in memory whole.
+// directory, parquet_directory_writer.hpp). An operator makes its result in
+// slices, so that a result written to files never has to fit in memory
+// whole.
 #include <arrow/record_batch.h>
 
 #include <memory>

@@ -102,16 +102,16 @@ std::shared_ptr<arrow::RecordBatch> pair_batch(const Cluster& cluster, const Dis
   return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(left_pairs.size()), columns);
 }
 
-// Rows of the pairs into the sink: all at once when it keeps them, else in
-// slices of `slice_rows` pairs a rank, each let go before the next is fetched
-// (the same memory serves every slice: nothing is touched for the first
-// time after the first slice, and the result never is in memory whole).
+// Rows of the pairs into the sink in slices of `slice_rows` pairs a rank,
+// the fetch buffers of one slice reused by the next (a sink that does not
+// keep them lets each slice go before the next is fetched, so the result is
+// never in memory whole; one that keeps them holds only the result).
 void pair_rows_into(const Cluster& cluster, const DistributedTable& left, const DistributedTable& right,
                     const RowDirectory& left_rows, const RowDirectory& right_rows, const PairRows& pairs,
                     const TableJoinSpec& spec, const std::shared_ptr<arrow::Schema>& schema, std::uint64_t slice_rows,
                     ResultSink& sink, std::uint64_t& bytes_sent, double& sink_seconds) {
   const std::uint64_t n = pairs.left.size();
-  const std::uint64_t slice = sink.keeps_batches() ? std::max<std::uint64_t>(n, 1) : slice_rows;
+  const std::uint64_t slice = slice_rows;
   const std::uint64_t slices = allreduce<std::uint64_t>(std::max<std::uint64_t>((n + slice - 1) / slice, 1), MPI_MAX,
                                                         cluster.world());
   const std::span<const std::uint64_t> all_left(pairs.left), all_right(pairs.right);

@@ -11,8 +11,8 @@
 //                pairs from the rows' owners (row_fetch.hpp); unmatched rows of
 //                outer and anti joins (and matched ones of semi joins) come
 //                from each rank's own share, the other side's columns null;
-//                the rows go to a sink as they are made (in slices when it
-//                does not keep them: table/result_sink.hpp)
+//                the rows go to a sink as they are made, a slice of pairs at
+//                a time (table/result_sink.hpp)
 // The result is this rank's share: its pairs' rows, then its own unmatched rows.
 #include <cstdint>
 #include <string>
@@ -28,14 +28,14 @@
 
 namespace hpcdb {
 
-// Result rows a rank fetches at a time for a sink that does not keep them
-// (4M: a few hundred MB for rows of some ten columns).
+// Result rows a rank fetches at a time (4M: a few hundred MB for rows of
+// some ten columns).
 inline constexpr std::uint64_t kResultSliceRows = std::uint64_t{1} << 22;
 
 struct TableJoinSettings {
   JoinConfigs operators;  // algorithm (radix or sort-merge) and its options
   unsigned hash_bits = 64;  // testing aid: fewer bits force hash collisions
-  std::uint64_t slice_rows = kResultSliceRows;  // result rows a rank fetches at a time when they are written
+  std::uint64_t slice_rows = kResultSliceRows;  // result rows a rank fetches (or takes) at a time
 };
 
 struct TableJoinOutcome {

@@ -116,7 +116,7 @@ void add_table_join_options(CLI::App& join, TableJoinOptions& o) {
       ->check(CLI::Range(1u, 64u))
       ->group(group);
   join.add_option("--testing-slice-rows", o.testing_slice_rows,
-                  "Testing aid: result rows a rank fetches and writes at a time with --output (default 4M)")
+                  "Testing aid: result rows a rank makes at a time (default 4M)")
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 40))
       ->group(group);
 }
