@@ -16,23 +16,28 @@ constexpr std::uint64_t kDenseSlotsPerRow = 4;
 }  // namespace
 
 KeyIndex::KeyIndex(const RowKeys& keys) {
-  build(1, {0, keys.keys.size()}, [&](std::size_t) { return keys; });
+  build(1, {0, keys.keys.size()}, [&](std::size_t) { return keys; }, false);
 }
 
 KeyIndex::KeyIndex(const DistributedTable& table, const std::vector<int>& key_columns, KeyEncoding encoding,
                    unsigned hash_bits) {
   std::vector<std::uint64_t> first{0};
   for (const auto& batch : table.batches) first.push_back(first.back() + static_cast<std::uint64_t>(batch->num_rows()));
-  build(table.batches.size(), first, [&](std::size_t b) {
-    return row_keys(DistributedTable{table.schema, {table.batches[b]}}, key_columns, encoding, hash_bits);
-  });
+  build(
+      table.batches.size(), first,
+      [&](std::size_t b) {
+        return row_keys(DistributedTable{table.schema, {table.batches[b]}}, key_columns, encoding, hash_bits);
+      },
+      encoding == KeyEncoding::direct);
 }
 
-void KeyIndex::build(std::size_t batches, const std::vector<std::uint64_t>& first_rows, const BatchKeys& keys_of) {
+void KeyIndex::build(std::size_t batches, const std::vector<std::uint64_t>& first_rows, const BatchKeys& keys_of,
+                     bool again) {
   const std::uint64_t rows = first_rows.back();
   if (rows >= kNone) throw Error("a broadcast join's build side has too many rows for its index");
   valid_.resize(rows);
-  // The keys' range and count first, then the rows go in.
+  // The keys' range and count first, then the rows go in (the keys held
+  // between the two passes, or computed again).
   std::uint64_t indexed = 0;
   auto least = std::numeric_limits<std::int64_t>::max(), most = std::numeric_limits<std::int64_t>::min();
   std::vector<RowKeys> keys(batches);
@@ -45,6 +50,7 @@ void KeyIndex::build(std::size_t batches, const std::vector<std::uint64_t>& firs
       least = std::min(least, static_cast<std::int64_t>(keys[b].keys[i]));
       most = std::max(most, static_cast<std::int64_t>(keys[b].keys[i]));
     }
+    if (again) keys[b] = {};
   }
   choose_slots(indexed, least, most);
   if (!dense_) {
@@ -53,6 +59,7 @@ void KeyIndex::build(std::size_t batches, const std::vector<std::uint64_t>& firs
   }
   // From the last row to the first, so that a slot's rows are met in row order.
   for (std::size_t b = batches; b-- > 0;) {
+    if (again) keys[b] = keys_of(b);
     for (std::size_t i = keys[b].keys.size(); i-- > 0;) {
       if (keys[b].valid[i]) insert(static_cast<std::uint32_t>(first_rows[b] + i), keys[b].keys[i]);
     }

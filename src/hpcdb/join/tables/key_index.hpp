@@ -57,9 +57,11 @@ class KeyIndex {
   std::uint64_t keyless(std::uint64_t first, std::uint64_t last) const;
 
  private:
-  // The keys of batch b (0 <= b < batches) and its first row.
+  // The keys of batch b (0 <= b < batches).
   using BatchKeys = std::function<RowKeys(std::size_t batch)>;
-  void build(std::size_t batches, const std::vector<std::uint64_t>& first_rows, const BatchKeys& keys_of);
+  // `again`: keys_of costs little enough to be called twice a batch (direct
+  // keys: a copy) rather than every batch's keys being held meanwhile.
+  void build(std::size_t batches, const std::vector<std::uint64_t>& first_rows, const BatchKeys& keys_of, bool again);
   void choose_slots(std::uint64_t indexed, std::int64_t least, std::int64_t most);
   void insert(std::uint32_t row, std::uint64_t key);
 
