@@ -102,25 +102,27 @@ std::shared_ptr<arrow::Array> place_strings_as(const std::shared_ptr<arrow::Data
 
 }  // namespace
 
+RowLocator::RowLocator(const DistributedTable& table) {
+  for (const auto& batch : table.batches) first_.push_back(first_.back() + static_cast<std::uint64_t>(batch->num_rows()));
+}
+
+void RowLocator::find_batch(std::uint64_t row) {
+  batch_ = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), row) - first_.begin()) - 1;
+}
+
 std::vector<RowLocation> locate_rows(const DistributedTable& table, std::span<const std::byte> rows,
                                      std::uint64_t first_row) {
-  std::vector<std::uint64_t> first{0};
-  for (const auto& batch : table.batches) first.push_back(first.back() + static_cast<std::uint64_t>(batch->num_rows()));
+  RowLocator locate(table);
   std::vector<RowLocation> located(rows.size() / sizeof(std::uint64_t));
-  std::size_t batch = 0;
   for (std::size_t i = 0; i < located.size(); ++i) {
     std::uint64_t row;
     std::memcpy(&row, rows.data() + i * sizeof row, sizeof row);
     row -= first_row;  // wraps past the end for rows before the share
-    if (row >= first.back()) {
+    if (row >= locate.rows()) {
       throw Error("row " + std::to_string(row + first_row) + " was asked of a share of rows " + std::to_string(first_row) +
-                  " to " + std::to_string(first_row + first.back()));
+                  " to " + std::to_string(first_row + locate.rows()));
     }
-    // Rows asked in ascending order stay in or near the batch of the previous one.
-    if (row < first[batch] || row >= first[batch + 1]) {
-      batch = static_cast<std::size_t>(std::upper_bound(first.begin(), first.end(), row) - first.begin()) - 1;
-    }
-    located[i] = {static_cast<std::uint32_t>(batch), static_cast<std::uint32_t>(row - first[batch])};
+    located[i] = locate(row);
   }
   return located;
 }

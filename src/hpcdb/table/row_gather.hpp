@@ -25,6 +25,25 @@ struct RowLocation {
   std::uint32_t row;
 };
 
+// Where rows of a share lie, from their numbers within it (0 is its first
+// batch's first row). A row in the batch of the one asked before is found at
+// once: rows asked in ascending order cost no search.
+class RowLocator {
+ public:
+  explicit RowLocator(const DistributedTable& table);
+  std::uint64_t rows() const { return first_.back(); }
+  // `row` < rows().
+  RowLocation operator()(std::uint64_t row) {
+    if (row < first_[batch_] || row >= first_[batch_ + 1]) find_batch(row);
+    return {static_cast<std::uint32_t>(batch_), static_cast<std::uint32_t>(row - first_[batch_])};
+  }
+
+ private:
+  void find_batch(std::uint64_t row);
+  std::vector<std::uint64_t> first_{0};  // each batch's first row, then the share's row count
+  std::size_t batch_ = 0;
+};
+
 // Where rows of the share are, given as 64-bit global row numbers in
 // `rows` (native byte order), the share's first being `first_row` (Error if
 // one is not in the share).

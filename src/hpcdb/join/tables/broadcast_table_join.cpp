@@ -59,29 +59,35 @@ struct BatchPairs {
   std::vector<std::uint32_t> build;
 };
 
-// Where rows of a table lie, from their numbers; a row in the batch of the
-// one asked before is found at once (the build rows of a probe side in key
-// order come in ascending order).
-class RowLocator {
- public:
-  explicit RowLocator(const DistributedTable& table) {
-    for (const auto& batch : table.batches) first_.push_back(first_.back() + static_cast<std::uint64_t>(batch->num_rows()));
-  }
-  RowLocation operator()(std::uint64_t row) {
-    if (row < first_[batch_] || row >= first_[batch_ + 1]) {
-      batch_ = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), row) - first_.begin()) - 1;
-    }
-    return {static_cast<std::uint32_t>(batch_), static_cast<std::uint32_t>(row - first_[batch_])};
-  }
-  std::vector<RowLocation> operator()(std::span<const std::uint32_t> rows) {
-    std::vector<RowLocation> at(rows.size());
-    for (std::size_t i = 0; i < rows.size(); ++i) at[i] = (*this)(rows[i]);
-    return at;
-  }
+// Where the build rows of pairs lie in the build side's copy.
+std::vector<RowLocation> locate(RowLocator& locator, std::span<const std::uint32_t> rows) {
+  std::vector<RowLocation> at(rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) at[i] = locator(rows[i]);
+  return at;
+}
 
- private:
-  std::vector<std::uint64_t> first_{0};
-  std::size_t batch_ = 0;
+// The columns the loop takes rows of, made once: each result column where
+// it comes from, and the key columns that hashed keys are verified on.
+struct TakenColumns {
+  struct Source {
+    bool from_build;
+    int index;  // in its side's schema
+    ShareColumn column;
+  };
+  std::vector<Source> result;
+  std::vector<ShareColumn> probe_keys;
+  std::vector<ShareColumn> build_keys;
+
+  TakenColumns(const Sides& sides, const TableJoinSpec& spec) {
+    for (const ResultColumn& c : spec.columns) {
+      const bool from_build = c.side == sides.build_side;
+      const DistributedTable& table = from_build ? sides.build.table : sides.probe;
+      const int index = table.schema->GetFieldIndex(c.source);
+      result.push_back({from_build, index, ShareColumn(table, index)});
+    }
+    for (const int k : sides.probe_keys) probe_keys.emplace_back(sides.probe, k);
+    for (const int k : sides.build_keys) build_keys.emplace_back(sides.build.table, k);
+  }
 };
 
 // `first_only`: a probe row's first match will do (semi and anti joins that
@@ -105,12 +111,13 @@ void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys
 }
 
 // Drops the pairs whose key values differ (hash collisions); returns how many.
-std::uint64_t drop_unequal_keys(const Sides& sides, RowLocator& locate, BatchPairs& pairs, TakeScratch& scratch) {
+std::uint64_t drop_unequal_keys(const TakenColumns& columns, RowLocator& locator, BatchPairs& pairs,
+                                TakeScratch& scratch) {
   std::vector<std::uint8_t> keep(pairs.probe.size(), 1);
-  const std::vector<RowLocation> build = locate(pairs.build);
-  for (std::size_t k = 0; k < sides.probe_keys.size(); ++k) {
-    const auto a = take_located(ShareColumn(sides.probe, sides.probe_keys[k]), pairs.probe, scratch);
-    const auto b = take_located(ShareColumn(sides.build.table, sides.build_keys[k]), build, scratch);
+  const std::vector<RowLocation> build = locate(locator, pairs.build);
+  for (std::size_t k = 0; k < columns.probe_keys.size(); ++k) {
+    const auto a = take_located(columns.probe_keys[k], pairs.probe, scratch);
+    const auto b = take_located(columns.build_keys[k], build, scratch);
     keep_equal_rows(*a, *b, keep);
   }
   std::size_t n = 0;
@@ -136,27 +143,25 @@ bool consecutive(std::span<const RowLocation> rows) {
 // The result rows of pairs [begin, end). A probe-side column whose rows are
 // a run of one batch's rows, as in a join on a foreign key where every row
 // matches once, is that batch's column, not a copy.
-std::shared_ptr<arrow::RecordBatch> pair_rows(const Sides& sides, RowLocator& locate, const BatchPairs& pairs,
-                                              std::size_t begin, std::size_t end, const TableJoinSpec& spec,
-                                              const std::shared_ptr<arrow::Schema>& schema, TakeScratch& scratch) {
+std::shared_ptr<arrow::RecordBatch> pair_rows(const DistributedTable& probe, const TakenColumns& columns,
+                                              RowLocator& locator, const BatchPairs& pairs, std::size_t begin,
+                                              std::size_t end, const std::shared_ptr<arrow::Schema>& schema,
+                                              TakeScratch& scratch) {
   const std::size_t count = end - begin;
   const std::span<const RowLocation> probe_at(pairs.probe.data() + begin, count);
   const bool passes_through = count > 0 && consecutive(probe_at);
-  const std::vector<RowLocation> build = locate(std::span<const std::uint32_t>(pairs.build.data() + begin, count));
-  std::vector<std::shared_ptr<arrow::Array>> columns;
-  for (const ResultColumn& c : spec.columns) {
-    const bool from_build = c.side == sides.build_side;
-    const DistributedTable& table = from_build ? sides.build.table : sides.probe;
-    const int index = table.schema->GetFieldIndex(c.source);
-    if (!from_build && passes_through) {
-      columns.push_back(table.batches[probe_at[0].batch]->column(index)->Slice(probe_at[0].row,
+  const std::vector<RowLocation> build =
+      locate(locator, std::span<const std::uint32_t>(pairs.build.data() + begin, count));
+  std::vector<std::shared_ptr<arrow::Array>> result;
+  for (const TakenColumns::Source& c : columns.result) {
+    if (!c.from_build && passes_through) {
+      result.push_back(probe.batches[probe_at[0].batch]->column(c.index)->Slice(probe_at[0].row,
                                                                                 static_cast<std::int64_t>(count)));
       continue;
     }
-    const std::span<const RowLocation> rows = from_build ? std::span<const RowLocation>(build) : probe_at;
-    columns.push_back(take_located(ShareColumn(table, index), rows, scratch));
+    result.push_back(take_located(c.column, c.from_build ? std::span<const RowLocation>(build) : probe_at, scratch));
   }
-  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(count), columns);
+  return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(count), result);
 }
 
 // Which build rows some rank matched: this rank's flags OR-ed over all ranks.
@@ -181,6 +186,116 @@ void timed(double& seconds, Step&& step) {
   step();
   seconds += MPI_Wtime() - start;
 }
+
+// The join, verify and materialize phases: the build side's keys indexed,
+// then a probe batch at a time, its pairs found, verified and handed over as
+// result rows with its kept unmatched (or matched) rows; at the end, the
+// build side's kept rows of this rank's own share. Collective: every rank
+// takes as many steps, past its last batch with none.
+class ProbeLoop {
+ public:
+  struct Counts {
+    std::uint64_t build_keyless = 0;  // rows of this rank's own build share
+    std::uint64_t probe_keyless = 0;
+    std::uint64_t collisions = 0;
+    std::uint64_t matched = 0;
+  };
+
+  ProbeLoop(const Cluster& cluster, const Sides& sides, const TableJoinSpec& spec, const TableJoinSettings& settings,
+            KeyEncoding encoding, std::shared_ptr<arrow::Schema> schema, ResultSink& sink)
+      : cluster_(cluster), sides_(sides), spec_(spec), settings_(settings), encoding_(encoding),
+        schema_(std::move(schema)), sink_(sink), kept_(kept_rows(spec.how, sides.build_side)), columns_(sides, spec),
+        locator_(sides.build.table) {
+    timed(seconds_.join, [&] {
+      run_collectively(cluster.world(), [&] {
+        index_.emplace(sides.build.table, sides.build_keys, encoding, settings.hash_bits);
+      });
+    });
+    const auto me = static_cast<std::size_t>(cluster.rank());
+    counts_.build_keyless = index_->keyless(sides.build.first_row[me], sides.build.first_row[me + 1]);
+    first_only_ = !kept_.pairs && !kept_.build && encoding == KeyEncoding::direct;
+    if (kept_.build) build_matched_.assign(static_cast<std::size_t>(sides.build.table.rows()), 0);
+  }
+
+  void step(std::size_t step) {
+    const DistributedTable& probe = sides_.probe;
+    const DistributedTable batch{probe.schema, step < probe.batches.size()
+                                                   ? std::vector{probe.batches[step]}
+                                                   : std::vector<std::shared_ptr<arrow::RecordBatch>>{}};
+    timed(seconds_.join, [&] {
+      const RowKeys keys = row_keys(batch, sides_.probe_keys, encoding_, settings_.hash_bits);
+      counts_.probe_keyless += keys.nulls;
+      probe_batch(*index_, static_cast<std::uint32_t>(step), keys, first_only_, pairs_);
+    });
+    if (encoding_ == KeyEncoding::hashed) {
+      timed(seconds_.verify, [&] { counts_.collisions += drop_unequal_keys(columns_, locator_, pairs_, scratch_); });
+    }
+    counts_.matched += pairs_.probe.size();
+    if (kept_.build) {
+      for (const std::uint32_t row : pairs_.build) build_matched_[row] = 1;
+    }
+    if (kept_.pairs) hand_over_pairs();
+    if (kept_.probe) hand_over_probe_rows(batch);
+  }
+
+  // The build side's kept rows of `build_share`, this rank's own.
+  void finish(const DistributedTable& build_share) {
+    if (!kept_.build) return;
+    agree_build_matches(cluster_, build_matched_);
+    const auto me = static_cast<std::size_t>(cluster_.rank());
+    const auto first = static_cast<std::ptrdiff_t>(sides_.build.first_row[me]);
+    const auto last = static_cast<std::ptrdiff_t>(sides_.build.first_row[me + 1]);
+    const std::vector<std::uint8_t> own(build_matched_.begin() + first, build_matched_.begin() + last);
+    hand_over(sink_, own_rows(build_share, sides_.build_side, rows_flagged(own, kept_.build_wanted), spec_, schema_),
+              seconds_.sink);
+  }
+
+  const Counts& counts() const { return counts_; }
+  const LoopSeconds& seconds() const { return seconds_; }
+
+ private:
+  // The batch's pairs as result rows, in slices of settings.slice_rows (as
+  // many on every rank).
+  void hand_over_pairs() {
+    const std::size_t n = pairs_.probe.size();
+    const std::uint64_t slice = settings_.slice_rows;
+    const auto pieces =
+        allreduce<std::uint64_t>(std::max<std::uint64_t>((n + slice - 1) / slice, 1), MPI_MAX, cluster_.world());
+    for (std::uint64_t p = 0; p < pieces; ++p) {
+      const std::size_t begin = std::min<std::size_t>(n, p * slice);
+      const std::size_t end = std::min<std::size_t>(n, begin + slice);
+      hand_over(sink_, pair_rows(sides_.probe, columns_, locator_, pairs_, begin, end, schema_, scratch_),
+                seconds_.sink);
+    }
+  }
+
+  // The batch's rows that matched (semi joins) or did not (outer and anti joins).
+  void hand_over_probe_rows(const DistributedTable& batch) {
+    std::vector<std::uint8_t> flags(static_cast<std::size_t>(batch.rows()), 0);
+    for (const RowLocation& at : pairs_.probe) flags[at.row] = 1;
+    const JoinSide probe_side = sides_.build_side == JoinSide::left ? JoinSide::right : JoinSide::left;
+    hand_over(sink_, own_rows(batch, probe_side, rows_flagged(flags, kept_.probe_wanted), spec_, schema_),
+              seconds_.sink);
+  }
+
+  const Cluster& cluster_;
+  const Sides& sides_;
+  const TableJoinSpec& spec_;
+  const TableJoinSettings& settings_;
+  KeyEncoding encoding_;
+  std::shared_ptr<arrow::Schema> schema_;
+  ResultSink& sink_;
+  KeptRows kept_;
+  TakenColumns columns_;
+  RowLocator locator_;
+  std::optional<KeyIndex> index_;
+  bool first_only_ = false;
+  std::vector<std::uint8_t> build_matched_;  // per build row: some rank matched it (kept_.build)
+  TakeScratch scratch_;
+  BatchPairs pairs_;
+  Counts counts_;
+  LoopSeconds seconds_;
+};
 
 }  // namespace
 
@@ -209,68 +324,16 @@ TableJoinOutcome broadcast_join_tables(const Cluster& cluster, const Distributed
   timer.phase(out.phases, "broadcast");
 
   // join, verify and materialize, a probe batch at a time
-  LoopSeconds seconds;
-  std::optional<KeyIndex> index;
-  timed(seconds.join, [&] {
-    run_collectively(cluster.world(), [&] {
-      index.emplace(sides.build.table, sides.build_keys, out.encoding, settings.hash_bits);
-    });
-  });
-  const auto me = static_cast<std::size_t>(cluster.rank());
-  const std::uint64_t build_keyless = index->keyless(sides.build.first_row[me], sides.build.first_row[me + 1]);
-  const KeptRows kept = kept_rows(spec.how, sides.build_side);
-  const bool first_only = !kept.pairs && !kept.build && out.encoding == KeyEncoding::direct;
-  std::vector<std::uint8_t> build_matched(kept.build ? static_cast<std::size_t>(sides.build.table.rows()) : 0, 0);
-  RowLocator locate(sides.build.table);
-  TakeScratch scratch;
-  BatchPairs pairs;
-  std::uint64_t probe_keyless = 0, collisions = 0, matched = 0;
-  const std::size_t batches = probe.batches.size();
-  const auto steps = allreduce<std::uint64_t>(batches, MPI_MAX, cluster.world());
-  for (std::size_t step = 0; step < steps; ++step) {
-    const DistributedTable batch{probe.schema, step < batches ? std::vector{probe.batches[step]} : std::vector<std::shared_ptr<arrow::RecordBatch>>{}};
-    timed(seconds.join, [&] {
-      const RowKeys keys = row_keys(batch, sides.probe_keys, out.encoding, settings.hash_bits);
-      probe_keyless += keys.nulls;
-      probe_batch(*index, static_cast<std::uint32_t>(step), keys, first_only, pairs);
-    });
-    if (out.encoding == KeyEncoding::hashed) {
-      timed(seconds.verify, [&] { collisions += drop_unequal_keys(sides, locate, pairs, scratch); });
-    }
-    matched += pairs.probe.size();
-    for (const std::uint32_t row : kept.build ? std::span<const std::uint32_t>(pairs.build) : std::span<const std::uint32_t>()) {
-      build_matched[row] = 1;
-    }
-    if (kept.pairs) {
-      const std::size_t n = pairs.probe.size();
-      const auto pieces = allreduce<std::uint64_t>(std::max<std::uint64_t>((n + settings.slice_rows - 1) / settings.slice_rows, 1),
-                                                   MPI_MAX, cluster.world());
-      for (std::uint64_t p = 0; p < pieces; ++p) {
-        const std::size_t begin = std::min<std::size_t>(n, p * settings.slice_rows);
-        const std::size_t end = std::min<std::size_t>(n, begin + settings.slice_rows);
-        hand_over(sink, pair_rows(sides, locate, pairs, begin, end, spec, out.schema, scratch), seconds.sink);
-      }
-    }
-    if (kept.probe) {
-      std::vector<std::uint8_t> flags(static_cast<std::size_t>(batch.rows()), 0);
-      for (const RowLocation& at : pairs.probe) flags[at.row] = 1;
-      hand_over(sink,
-                own_rows(batch, sides.build_side == JoinSide::left ? JoinSide::right : JoinSide::left,
-                         rows_flagged(flags, kept.probe_wanted), spec, out.schema),
-                seconds.sink);
-    }
-  }
-  if (kept.build) {
-    agree_build_matches(cluster, build_matched);
-    const std::vector<std::uint8_t> own(build_matched.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me]),
-                                        build_matched.begin() + static_cast<std::ptrdiff_t>(sides.build.first_row[me + 1]));
-    hand_over(sink, own_rows(build_share, sides.build_side, rows_flagged(own, kept.build_wanted), spec, out.schema),
-              seconds.sink);
-  }
-  (broadcast_left ? out.left_keyless : out.right_keyless) = allreduce(build_keyless, MPI_SUM, cluster.world());
-  (broadcast_left ? out.right_keyless : out.left_keyless) = allreduce(probe_keyless, MPI_SUM, cluster.world());
-  out.collisions = allreduce(collisions, MPI_SUM, cluster.world());
-  out.pairs = allreduce(matched, MPI_SUM, cluster.world());
+  ProbeLoop loop(cluster, sides, spec, settings, out.encoding, out.schema, sink);
+  const auto steps = allreduce<std::uint64_t>(probe.batches.size(), MPI_MAX, cluster.world());
+  for (std::size_t step = 0; step < steps; ++step) loop.step(step);
+  loop.finish(build_share);
+  const ProbeLoop::Counts& counts = loop.counts();
+  (broadcast_left ? out.left_keyless : out.right_keyless) = allreduce(counts.build_keyless, MPI_SUM, cluster.world());
+  (broadcast_left ? out.right_keyless : out.left_keyless) = allreduce(counts.probe_keyless, MPI_SUM, cluster.world());
+  out.collisions = allreduce(counts.collisions, MPI_SUM, cluster.world());
+  out.pairs = allreduce(counts.matched, MPI_SUM, cluster.world());
+  const LoopSeconds& seconds = loop.seconds();
   std::vector<PhaseTimer::Part> parts{{"join", seconds.join}, {"verify", seconds.verify}, {"materialize", 0},
                                       {sink.phase(), seconds.sink}};
   if (out.encoding != KeyEncoding::hashed) parts[1].name.clear();
