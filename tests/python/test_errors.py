@@ -64,3 +64,10 @@ def test_bad_arguments(tables):
 def test_a_later_call_works_after_errors(tables):
     left, right = tables
     assert hpcdb.join(share_of(left), share_of(right), on="id").num_columns == 6
+
+
+def test_nulls_in_a_column_declared_not_null():
+    schema = pa.schema([pa.field("id", pa.int64(), nullable=False)])
+    lying = pa.Table.from_arrays([pa.array([1, None, 3], pa.int64())], schema=schema)
+    error = raised_everywhere(lambda: hpcdb.join(share_of(lying), share_of(lying), on="id"))
+    assert isinstance(error, hpcdb.UsageError) and "declared not null but holds" in str(error), error

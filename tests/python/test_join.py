@@ -103,3 +103,28 @@ def test_broadcast_report_names_the_side_sent(tables):
     assert report["join_bytes_sent"] == 0 and report["materialize_bytes_sent"] == 0
     assert (report["broadcast_bytes_sent"] > 0) == (hpcdb.size() > 1)
     check_at_root(result, EXPECTED["inner"], l=left, r=right)
+
+
+def declared_not_null(table, columns):
+    return table.cast(pa.schema([f.with_nullable(f.name not in columns) for f in table.schema]))
+
+
+@pytest.mark.parametrize("strategy", ["partitioned", "broadcast"])
+def test_not_null_columns_stay_so_unless_the_join_fills_them(strategy):
+    left = declared_not_null(pa.table({"id": pa.array(range(20), pa.int64()), "a": pa.array(range(20), pa.int32())}),
+                             ["id", "a"])
+    right = declared_not_null(pa.table({"id": pa.array(range(5, 30), pa.int64()), "b": [str(i) for i in range(25)]}),
+                              ["id", "b"])
+    failures = []
+    for how, nullable in [("inner", []), ("left", ["id_r", "b"]), ("right", ["id_l", "a"]),
+                          ("full", ["id_l", "a", "id_r", "b"]), ("semi", []), ("anti", [])]:
+        result = hpcdb.join(share_of(left), share_of(right), on="id", how=how, strategy=strategy)
+        got = sorted(f.name for f in result.schema if f.nullable)
+        if got != sorted(nullable):
+            failures.append(f"{how}: nullable {got}, expected {sorted(nullable)}")
+    # A column that one rank declares nullable is nullable on every rank.
+    mine = share_of(left) if hpcdb.rank() else share_of(left).cast(pa.schema([("id", pa.int64(), False), ("a", pa.int32())]))
+    result = hpcdb.join(mine, share_of(right), on="id", strategy=strategy)
+    if [f.nullable for f in result.schema] != [False, True, False, False]:
+        failures.append(f"rank {hpcdb.rank()}: one rank's nullable column gives {result.schema}")
+    everywhere("; ".join(failures))

@@ -34,10 +34,14 @@ struct SideFacts {
   bool resident = false;                // in memory before the join (not read by it)
 };
 
-// An in-memory side with the engine's column types (a file's are cast as it is read).
+// An in-memory side with the engine's column types (a file's are cast as it
+// is read), its schema checked to be every rank's.
 TableJoinSide with_engine_types(const Cluster& cluster, const TableJoinSide& side, const std::string& label) {
   TableJoinSide converted = side;
-  if (side.table) run_collectively(cluster.world(), [&] { converted.table = as_engine_table(side.table, label); });
+  if (!side.table) return converted;
+  run_collectively(cluster.world(), [&] { converted.table = as_engine_table(side.table, label); });
+  require_same_schema(cluster, *converted.table->schema(), label);
+  converted.table = with_agreed_nullability(cluster, converted.table);
   return converted;
 }
 
@@ -45,7 +49,6 @@ SideFacts inspect_side(const Cluster& cluster, const TableJoinSide& side, const 
   SideFacts facts;
   if (side.table) {
     facts.schema = side.table->schema();
-    require_same_schema(cluster, *facts.schema, label);
     facts.rows = allreduce<std::uint64_t>(static_cast<std::uint64_t>(side.table->num_rows()), MPI_SUM, cluster.world());
     return facts;
   }

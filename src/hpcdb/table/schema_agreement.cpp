@@ -1,5 +1,8 @@
 #include "hpcdb/table/schema_agreement.hpp"
 
+#include <mpi.h>
+
+#include <cstdint>
 #include <vector>
 
 #include "hpcdb/core/error.hpp"
@@ -31,6 +34,24 @@ void require_same_schema(const Cluster& cluster, const arrow::Schema& schema, co
   }
   const std::string agreed = first_complaint(cluster.world(), complaint);
   if (!agreed.empty()) throw UsageError(agreed);
+}
+
+std::shared_ptr<arrow::Table> with_agreed_nullability(const Cluster& cluster, std::shared_ptr<arrow::Table> share) {
+  const std::shared_ptr<arrow::Schema>& schema = share->schema();
+  std::vector<std::uint8_t> nullable;
+  for (const auto& field : schema->fields()) nullable.push_back(field->nullable() ? 1 : 0);
+  MPI_Allreduce(MPI_IN_PLACE, nullable.data(), static_cast<int>(nullable.size()), MPI_UINT8_T, MPI_BOR,
+                cluster.world());
+  arrow::FieldVector fields = schema->fields();
+  bool changed = false;
+  for (std::size_t c = 0; c < fields.size(); ++c) {
+    if (nullable[c] && !fields[c]->nullable()) {
+      fields[c] = fields[c]->WithNullable(true);
+      changed = true;
+    }
+  }
+  if (!changed) return share;
+  return arrow::Table::Make(arrow::schema(fields, schema->metadata()), share->columns(), share->num_rows());
 }
 
 }  // namespace hpcdb

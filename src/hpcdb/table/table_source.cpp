@@ -38,6 +38,20 @@ std::shared_ptr<arrow::Schema> project_schema(const arrow::Schema& schema, const
   return arrow::schema(fields);
 }
 
+namespace {
+
+// UsageError if a column declared not null holds nulls: the result's
+// schema keeps the declaration (a join's result columns are not null where
+// their source is and no unmatched row is kept), and a Parquet writer
+// refuses or mangles nulls in a required column.
+void require_declared_nulls(const arrow::Field& field, std::int64_t nulls, const std::string& what) {
+  if (field.nullable() || nulls == 0) return;
+  throw UsageError(what + ": column '" + field.name() + "' is declared not null but holds " + std::to_string(nulls) +
+                   " null" + (nulls == 1 ? "" : "s"));
+}
+
+}  // namespace
+
 std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow::RecordBatch>& batch,
                                                     const std::shared_ptr<arrow::Schema>& projected, const std::string& what) {
   std::vector<std::shared_ptr<arrow::Array>> columns = batch->columns();
@@ -46,12 +60,16 @@ std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow:
     if (!columns[static_cast<std::size_t>(c)]->type()->Equals(*type)) {
       columns[static_cast<std::size_t>(c)] = cast_array(columns[static_cast<std::size_t>(c)], type, what);
     }
+    require_declared_nulls(*projected->field(c), columns[static_cast<std::size_t>(c)]->null_count(), what);
   }
   return arrow::RecordBatch::Make(projected, batch->num_rows(), columns);
 }
 
 std::shared_ptr<arrow::Table> as_engine_table(const std::shared_ptr<arrow::Table>& table, const std::string& label) {
   const auto engine_schema = project_schema(*table->schema(), {}, label);
+  for (int c = 0; c < table->num_columns(); ++c) {
+    require_declared_nulls(*table->schema()->field(c), table->column(c)->null_count(), "the " + label + " table");
+  }
   if (engine_schema->Equals(*table->schema(), false)) return table;
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   arrow::TableBatchReader reader(table);

@@ -129,10 +129,14 @@ void pair_rows_into(const Cluster& cluster, const DistributedTable& left, const 
 
 std::shared_ptr<arrow::Schema> result_schema(const arrow::Schema& left, const arrow::Schema& right,
                                              const TableJoinSpec& spec) {
+  // A column holds nulls where its source does, and where the join keeps
+  // the other side's unmatched rows (outer joins).
+  const bool left_filled = keeps_unmatched_right(spec.how), right_filled = keeps_unmatched_left(spec.how);
   arrow::FieldVector fields;
   for (const ResultColumn& c : spec.columns) {
-    const arrow::Schema& schema = c.side == JoinSide::left ? left : right;
-    fields.push_back(arrow::field(c.name, schema.GetFieldByName(c.source)->type(), true));
+    const bool left_side = c.side == JoinSide::left;
+    const auto& source = (left_side ? left : right).GetFieldByName(c.source);
+    fields.push_back(arrow::field(c.name, source->type(), source->nullable() || (left_side ? left_filled : right_filled)));
   }
   return arrow::schema(fields);
 }

@@ -59,7 +59,8 @@ TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& lef
                              const TableJoinSpec& spec, const TableJoinSettings& settings, ResultSink& sink);
 
 // The result's schema: each result column's field under its result name
-// (nullable: outer joins give nulls).
+// (nullable where the source column is, and on the side whose columns an
+// outer join fills with nulls for the other side's unmatched rows).
 std::shared_ptr<arrow::Schema> result_schema(const arrow::Schema& left, const arrow::Schema& right,
                                              const TableJoinSpec& spec);
 
