@@ -29,6 +29,26 @@ def test_parquet_round_trip_and_projection(shared_directory):
     everywhere(failure)
 
 
+def test_written_row_groups_hold_a_million_rows_whatever_the_batches(shared_directory):
+    rows = (1 << 20) * 2 + 12345
+    batches = []
+    for start, stop in [(0, 5), (5, 700000), (700000, 700001), (700001, rows)]:  # batches across group borders
+        batches.append(pa.record_batch({"k": pa.array(range(start, stop), pa.int64())}))
+    share = pa.Table.from_batches(batches)
+    hpcdb.write_parquet(share, os.path.join(shared_directory, "out"))
+    everywhere("")
+    failure = ""
+    if hpcdb.rank() == 0:
+        for r in range(hpcdb.size()):
+            path = os.path.join(shared_directory, "out", f"part-{r:05d}.parquet")
+            meta = pq.ParquetFile(path).metadata
+            groups = [meta.row_group(g).num_rows for g in range(meta.num_row_groups)]
+            column = pq.read_table(path)["k"]
+            if groups != [1 << 20, 1 << 20, 12345] or column.to_pylist() != list(range(rows)):
+                failure = f"{path}: row groups {groups}, {len(column)} rows"
+    everywhere(failure)
+
+
 def test_write_refuses_an_existing_directory_on_every_rank(shared_directory):
     table = pa.table({"k": [hpcdb.rank()]})
     target = os.path.join(shared_directory, "out")

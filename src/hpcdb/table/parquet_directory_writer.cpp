@@ -1,6 +1,7 @@
 #include "hpcdb/table/parquet_directory_writer.hpp"
 
 #include <arrow/io/file.h>
+#include <arrow/table.h>
 #include <fmt/format.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/exception.h>
@@ -21,6 +22,10 @@ namespace fs = std::filesystem;
 
 namespace hpcdb {
 namespace {
+
+// Rows of a row group: about what DuckDB and Spark write, and 8-64 MB a
+// column chunk for the columns people have.
+constexpr std::int64_t kRowGroupRows = std::int64_t{1} << 20;
 
 fs::path parent_of(const std::string& directory) {
   fs::path path = fs::path(directory).lexically_normal();
@@ -85,6 +90,13 @@ struct ParquetDirectoryWriter::OpenFile {
   TemporaryFileGuard removed_on_interruption;
   std::shared_ptr<arrow::io::FileOutputStream> sink;
   std::unique_ptr<parquet::arrow::FileWriter> writer;
+  // Batches not written yet: fewer than kRowGroupRows rows but for the last
+  // batch added. Whole row groups are written a column at a time, each
+  // column's pages straight to the file (the writer's WriteTable); written a
+  // batch at a time, they would be kept in memory until the group is full
+  // and copied (WriteRecordBatch's buffered row groups).
+  std::vector<std::shared_ptr<arrow::RecordBatch>> pending;
+  std::int64_t pending_rows = 0;
 };
 
 ParquetDirectoryWriter::ParquetDirectoryWriter(const Cluster& cluster, std::shared_ptr<arrow::Schema> schema,
@@ -125,7 +137,8 @@ void ParquetDirectoryWriter::open_file() {
     file->sink = value_of(arrow::io::FileOutputStream::Open(file->partial), file->what);
     parquet::WriterProperties::Builder properties;
     properties.compression(parquet::Compression::SNAPPY);
-    properties.max_row_group_length(std::int64_t{1} << 20);
+    properties.max_row_group_length(kRowGroupRows);
+    properties.memory_pool(table_memory_pool());
     properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
     // Decimals of up to 18 digits as 64-bit integers (as DuckDB writes
     // them), not 16-byte fixed-length values: smaller and faster to encode.
@@ -151,28 +164,40 @@ ParquetDirectoryWriter::~ParquetDirectoryWriter() {
   if (!committed_) discard();
 }
 
-void ParquetDirectoryWriter::write_local(const arrow::RecordBatch& batch) {
+void ParquetDirectoryWriter::write_local(const std::shared_ptr<arrow::RecordBatch>& batch) {
   if (!file_) throw Error("the Parquet directory '" + output_.directory + "' is closed");
-  writing(file_->what, [&] { check_arrow(file_->writer->WriteRecordBatch(batch), file_->what); });
-  rows_ += static_cast<std::uint64_t>(batch.num_rows());
-  if (progress_) progress_->add(static_cast<std::uint64_t>(batch.num_rows()), batch_bytes(batch));
+  if (batch->num_rows() == 0) return;
+  file_->pending.push_back(batch);
+  file_->pending_rows += batch->num_rows();
+  if (file_->pending_rows >= kRowGroupRows) write_row_groups(false);
+  rows_ += static_cast<std::uint64_t>(batch->num_rows());
+  if (progress_) progress_->add(static_cast<std::uint64_t>(batch->num_rows()), batch_bytes(*batch));
+}
+
+void ParquetDirectoryWriter::write_row_groups(bool last) {
+  OpenFile& file = *file_;
+  const std::int64_t rows = last ? file.pending_rows : file.pending_rows / kRowGroupRows * kRowGroupRows;
+  if (rows == 0) return;
+  const auto pending = value_of(arrow::Table::FromRecordBatches(schema_, file.pending), file.what);
+  writing(file.what, [&] { check_arrow(file.writer->WriteTable(*pending->Slice(0, rows), kRowGroupRows), file.what); });
+  file.pending = value_of(arrow::TableBatchReader(pending->Slice(rows)).ToRecordBatches(), file.what);
+  file.pending_rows -= rows;
 }
 
 void ParquetDirectoryWriter::consume(std::shared_ptr<arrow::RecordBatch> batch) {
-  run_collectively(cluster_.world(), [&] {
-    if (batch->num_rows() > 0) write_local(*batch);
-  });
+  run_collectively(cluster_.world(), [&] { write_local(batch); });
 }
 
 void ParquetDirectoryWriter::write_share(const DistributedTable& share) {
   run_collectively(cluster_.world(), [&] {
-    for (const auto& batch : share.batches) write_local(*batch);
+    for (const auto& batch : share.batches) write_local(batch);
   });
 }
 
 WriteStats ParquetDirectoryWriter::commit() {
   WriteStats stats;
   run_collectively(cluster_.world(), [&] {
+    write_row_groups(true);
     OpenFile& file = *file_;
     writing(file.what, [&] {
       check_arrow(file.writer->Close(), file.what);

@@ -61,7 +61,8 @@ class ParquetDirectoryWriter final : public ResultSink {
  private:
   struct OpenFile;
   void open_file();  // this rank's, in the hidden directory
-  void write_local(const arrow::RecordBatch& batch);
+  void write_local(const std::shared_ptr<arrow::RecordBatch>& batch);
+  void write_row_groups(bool last);  // the pending rows' whole row groups (`last`: all of them)
   void discard();    // closes this rank's file; rank 0 removes the hidden directory
 
   const Cluster& cluster_;
