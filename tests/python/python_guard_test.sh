@@ -42,6 +42,8 @@ failed=0
 # start MODE: the job in the background; waits until a rank says PATTERN.
 start() {
   local mode=$1 pattern=$2
+  : > "$work/out"  # emptied first: a line of the case before is not this job's
+  : > "$work/err"
   mpirun --oversubscribe --bind-to none -np "$ranks" -x HPCDB_PROGRESS_TIMEOUT=2 \
     "$python" "$here/guard_job.py" "$mode" > "$work/out" 2> "$work/err" &
   job=$!

@@ -71,6 +71,10 @@ verdict() {
 expect_stopped_named() {
   local name=$1 ranks=$2 stop_rank=$3 delay=$4 limit=$5 regex=$6
   shift 6
+  # Emptied before the job starts: its shell truncates them only once it
+  # runs, and a line of the case before must not be read as this job's.
+  : > "$work/out"
+  : > "$work/err"
   mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err" &
   job=$!
   sleep "$delay"
@@ -80,6 +84,7 @@ expect_stopped_named() {
     failed=$((failed + 1))
     echo "FAIL $name: rank $stop_rank not found (the job ended before the stop?)"
     sed 's/^/     /' "$work/err" | head -20
+    kill "$job" 2> /dev/null
     wait "$job"
     job=
     return
@@ -109,6 +114,10 @@ expect_stopped_named() {
 expect_stopped_when() {
   local name=$1 ranks=$2 stop_rank=$3 pattern=$4 limit=$5 regex=$6
   shift 6
+  # Emptied before the job starts: its shell truncates them only once it
+  # runs, and a line of the case before must not be read as this job's.
+  : > "$work/out"
+  : > "$work/err"
   mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err" &
   job=$!
   local waited=0
@@ -122,6 +131,7 @@ expect_stopped_when() {
     failed=$((failed + 1))
     echo "FAIL $name: rank $stop_rank not found (the job ended before the stop?)"
     sed 's/^/     /' "$work/err" | head -20
+    kill "$job" 2> /dev/null
     wait "$job"
     job=
     return
@@ -145,6 +155,10 @@ expect_stopped_when() {
 expect_fails_named() {
   local name=$1 ranks=$2 limit=$3 regex=$4
   shift 4
+  # Emptied before the job starts: its shell truncates them only once it
+  # runs, and a line of the case before must not be read as this job's.
+  : > "$work/out"
+  : > "$work/err"
   mpirun --oversubscribe --bind-to none -np "$ranks" "$hpcdb" "$@" > "$work/out" 2> "$work/err" &
   job=$!
   local waited=0
