@@ -1,5 +1,7 @@
 """Mistakes raise the same exception with the same message on every rank,
 even when only one rank made them; none ends the interpreter."""
+import os
+
 import pyarrow as pa
 import pytest
 
@@ -66,8 +68,10 @@ def test_a_later_call_works_after_errors(tables):
     assert hpcdb.join(share_of(left), share_of(right), on="id").num_columns == 6
 
 
-def test_nulls_in_a_column_declared_not_null():
+def test_nulls_in_a_column_declared_not_null(shared_directory):
     schema = pa.schema([pa.field("id", pa.int64(), nullable=False)])
     lying = pa.Table.from_arrays([pa.array([1, None, 3], pa.int64())], schema=schema)
-    error = raised_everywhere(lambda: hpcdb.join(share_of(lying), share_of(lying), on="id"))
-    assert isinstance(error, hpcdb.UsageError) and "declared not null but holds" in str(error), error
+    for call in (lambda: hpcdb.join(share_of(lying), share_of(lying), on="id"),
+                 lambda: hpcdb.write_parquet(share_of(lying), os.path.join(shared_directory, "out"))):
+        error = raised_everywhere(call)
+        assert isinstance(error, hpcdb.UsageError) and "declared not null but holds" in str(error), error

@@ -49,6 +49,23 @@ def test_written_row_groups_hold_a_million_rows_whatever_the_batches(shared_dire
     everywhere(failure)
 
 
+def test_shares_declaring_not_null_on_some_ranks_only(shared_directory):
+    share = pa.table({"k": pa.array([hpcdb.rank()], pa.int64())})
+    if hpcdb.rank() == 0:
+        share = share.cast(pa.schema([pa.field("k", pa.int64(), nullable=False)]))
+    whole = hpcdb.gather(share)  # every rank's share under one schema
+    target = os.path.join(shared_directory, "out")
+    hpcdb.write_parquet(share, target)
+    back = hpcdb.read_parquet(target)  # refuses files whose schemas differ
+    nullable = hpcdb.size() > 1
+    failure = ""
+    if back.schema.field("k").nullable != nullable:
+        failure = f"rank {hpcdb.rank()} read back {back.schema}"
+    if hpcdb.rank() == 0 and (whole.num_rows != hpcdb.size() or whole.schema.field("k").nullable != nullable):
+        failure = f"gathered {whole.num_rows} rows of {whole.schema}"
+    everywhere(failure)
+
+
 def test_write_refuses_an_existing_directory_on_every_rank(shared_directory):
     table = pa.table({"k": [hpcdb.rank()]})
     target = os.path.join(shared_directory, "out")

@@ -17,6 +17,7 @@
 #include "hpcdb/table/distributed_table.hpp"
 #include "hpcdb/table/parquet_directory_writer.hpp"
 #include "hpcdb/table/progress_line.hpp"
+#include "hpcdb/table/schema_agreement.hpp"
 #include "hpcdb/table/table_gather.hpp"
 #include "hpcdb/table/table_source.hpp"
 
@@ -60,7 +61,11 @@ py::dict write_parquet(const Communicator& comm, const py::capsule& capsule, con
     py::gil_scoped_release unlocked;
     const WatchedCall call(comm, "hpcdb.write_parquet");
     const FreedMemoryKept kept;  // for this call's later phases
-    const auto table = agreed_table(comm, stream);
+    auto table = agreed_table(comm, stream);
+    // One schema for every rank's file, nulls only where they may be.
+    run_collectively(comm.cluster().world(), [&] { require_declared_nulls(*table, "written"); });
+    require_same_schema(comm.cluster(), *table->schema(), "written");
+    table = with_agreed_nullability(comm.cluster(), table);
     const TableOutput output{directory, overwrite};
     check_table_output(comm.cluster(), output, "directory");
     ProgressLine line(progress);

@@ -167,6 +167,10 @@ ParquetDirectoryWriter::~ParquetDirectoryWriter() {
 void ParquetDirectoryWriter::write_local(const std::shared_ptr<arrow::RecordBatch>& batch) {
   if (!file_) throw Error("the Parquet directory '" + output_.directory + "' is closed");
   if (batch->num_rows() == 0) return;
+  if (!batch->schema()->Equals(*schema_, false)) {
+    throw Error("cannot write a batch of schema " + batch->schema()->ToString() + " into '" + file_->shown +
+                "', whose schema is " + schema_->ToString());
+  }
   file_->pending.push_back(batch);
   file_->pending_rows += batch->num_rows();
   if (file_->pending_rows >= kRowGroupRows) write_row_groups(false);

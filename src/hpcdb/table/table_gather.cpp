@@ -40,8 +40,9 @@ std::shared_ptr<arrow::Table> gather_table(const Cluster& cluster, const std::sh
                      std::to_string(cluster.size() - 1));
   }
   require_same_schema(cluster, *share->schema(), "gathered");
+  const std::shared_ptr<arrow::Table> agreed = with_agreed_nullability(cluster, share);
   std::string mine;
-  run_collectively(cluster.world(), [&] { mine = ipc_stream_of(*share); });
+  run_collectively(cluster.world(), [&] { mine = ipc_stream_of(*agreed); });
   std::vector<std::string> streams;
   run_collectively(cluster.world(), [&] { streams = gather_texts(mine, root, cluster.world()); });
   if (cluster.rank() != root) return nullptr;
@@ -49,7 +50,7 @@ std::shared_ptr<arrow::Table> gather_table(const Cluster& cluster, const std::sh
   for (const std::string& stream : streams) {
     for (auto& batch : batches_of(stream)) batches.push_back(std::move(batch));
   }
-  return value_of(arrow::Table::FromRecordBatches(share->schema(), batches), "cannot assemble the gathered table");
+  return value_of(arrow::Table::FromRecordBatches(agreed->schema(), batches), "cannot assemble the gathered table");
 }
 
 }  // namespace hpcdb

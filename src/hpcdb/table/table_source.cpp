@@ -52,6 +52,12 @@ void require_declared_nulls(const arrow::Field& field, std::int64_t nulls, const
 
 }  // namespace
 
+void require_declared_nulls(const arrow::Table& table, const std::string& label) {
+  for (int c = 0; c < table.num_columns(); ++c) {
+    require_declared_nulls(*table.schema()->field(c), table.column(c)->null_count(), "the " + label + " table");
+  }
+}
+
 std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow::RecordBatch>& batch,
                                                     const std::shared_ptr<arrow::Schema>& projected, const std::string& what) {
   std::vector<std::shared_ptr<arrow::Array>> columns = batch->columns();
@@ -67,9 +73,7 @@ std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow:
 
 std::shared_ptr<arrow::Table> as_engine_table(const std::shared_ptr<arrow::Table>& table, const std::string& label) {
   const auto engine_schema = project_schema(*table->schema(), {}, label);
-  for (int c = 0; c < table->num_columns(); ++c) {
-    require_declared_nulls(*table->schema()->field(c), table->column(c)->null_count(), "the " + label + " table");
-  }
+  require_declared_nulls(*table, label);
   if (engine_schema->Equals(*table->schema(), false)) return table;
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   arrow::TableBatchReader reader(table);

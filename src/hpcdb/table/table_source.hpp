@@ -49,6 +49,10 @@ std::shared_ptr<arrow::Schema> project_schema(const arrow::Schema& schema, const
 std::shared_ptr<arrow::RecordBatch> as_engine_batch(const std::shared_ptr<arrow::RecordBatch>& batch,
                                                     const std::shared_ptr<arrow::Schema>& projected, const std::string& what);
 
+// UsageError naming the `label` table if a column it declares not null
+// holds nulls.
+void require_declared_nulls(const arrow::Table& table, const std::string& label);
+
 // A share a caller holds in memory with the engine's types: every column
 // checked to be supported (UsageError naming it), string views cast to
 // strings; the table itself when nothing needs a cast (no copy).
