@@ -19,6 +19,28 @@ std::vector<std::uint64_t> exclusive_offsets(const std::vector<std::uint64_t>& s
   return offsets;
 }
 
+// A block posted as messages of at most kMessageBytes.
+void post_receive(std::vector<MPI_Request>& requests, std::span<std::byte> block, int source, MPI_Comm world) {
+  for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
+    const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
+    requests.emplace_back();
+    MPI_Irecv(block.data() + done, n, MPI_BYTE, source, kBlockTag, world, &requests.back());
+  }
+}
+
+void post_send(std::vector<MPI_Request>& requests, std::span<const std::byte> block, int destination, MPI_Comm world) {
+  for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
+    const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
+    requests.emplace_back();
+    MPI_Isend(block.data() + done, n, MPI_BYTE, destination, kBlockTag, world, &requests.back());
+  }
+}
+
+void wait_all(std::vector<MPI_Request>& requests) {
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  requests.clear();
+}
+
 }  // namespace
 
 void exchange_spans(const Cluster& cluster, const std::vector<std::span<const std::byte>>& outgoing,
@@ -31,24 +53,41 @@ void exchange_spans(const Cluster& cluster, const std::vector<std::span<const st
   std::vector<MPI_Request> requests;
   // Receives first, from every rank in the order it sends.
   for (int k = 1; k < ranks; ++k) {
-    const std::span<std::byte> block = incoming[static_cast<std::size_t>((me - k + ranks) % ranks)];
-    for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
-      const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
-      requests.emplace_back();
-      MPI_Irecv(block.data() + done, n, MPI_BYTE, (me - k + ranks) % ranks, kBlockTag, world, &requests.back());
-    }
+    const int source = (me - k + ranks) % ranks;
+    post_receive(requests, incoming[static_cast<std::size_t>(source)], source, world);
   }
   for (int k = 1; k < ranks; ++k) {
     const int destination = (me + k) % ranks;
     const std::span<const std::byte> block = outgoing[static_cast<std::size_t>(destination)];
-    for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
-      const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
-      requests.emplace_back();
-      MPI_Isend(block.data() + done, n, MPI_BYTE, destination, kBlockTag, world, &requests.back());
-    }
+    post_send(requests, block, destination, world);
     bytes_sent += block.size();
   }
-  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  wait_all(requests);
+}
+
+void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const std::byte>>& pieces,
+                      const GatheredValues& piece_sizes, const std::vector<std::span<std::byte>>& incoming,
+                      std::uint64_t& bytes_sent) {
+  const MPI_Comm world = cluster.world();
+  const int ranks = cluster.size(), me = cluster.rank();
+  if (incoming.size() != static_cast<std::size_t>(ranks)) throw Error("allgather_pieces: one block per rank expected");
+  std::vector<MPI_Request> requests;
+  for (int k = 1; k < ranks; ++k) {
+    const int source = (me - k + ranks) % ranks, destination = (me + k) % ranks;
+    const auto s = static_cast<std::size_t>(source);
+    std::uint64_t at = 0;
+    for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) {
+      const std::uint64_t size = piece_sizes.values[p];
+      if (at + size > incoming[s].size()) throw Error("allgather_pieces: a rank's pieces exceed the room given for them");
+      post_receive(requests, incoming[s].subspan(at, size), source, world);
+      at += size;
+    }
+    for (const std::span<const std::byte> piece : pieces) {
+      post_send(requests, piece, destination, world);
+      bytes_sent += piece.size();
+    }
+    wait_all(requests);
+  }
 }
 
 ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::span<const std::byte>>& blocks,

@@ -39,4 +39,13 @@ struct GatheredValues {
 };
 GatheredValues allgather_values(const Cluster& cluster, const std::vector<std::uint64_t>& mine);
 
+// Sends the same pieces, in order, to every other rank, and receives rank
+// s's pieces one after another into incoming[s]; piece_sizes holds every
+// rank's piece sizes (allgather_values of them). No piece is first copied
+// into one block. In round k each rank sends to rank + k and receives from
+// rank - k, so that a round's requests alone are outstanding. `bytes_sent` as above.
+void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const std::byte>>& pieces,
+                      const GatheredValues& piece_sizes, const std::vector<std::span<std::byte>>& incoming,
+                      std::uint64_t& bytes_sent);
+
 }  // namespace hpcdb

@@ -1,10 +1,10 @@
 #include "hpcdb/table/table_allgather.hpp"
 
 #include <arrow/buffer.h>
+#include <arrow/io/interfaces.h>
 #include <arrow/io/memory.h>
 #include <arrow/ipc/reader.h>
 #include <arrow/ipc/writer.h>
-#include <arrow/util/byte_size.h>
 
 #include <span>
 
@@ -17,18 +17,69 @@ namespace {
 
 const std::string kWhat = "cannot send a table to every rank";
 
-std::shared_ptr<arrow::Buffer> ipc_stream(const DistributedTable& share) {
-  // Room for the whole stream up front (it grows by copying otherwise): the
-  // bytes the batches refer to, and some for each batch's message.
-  std::int64_t room = std::int64_t{1} << 16;
-  for (const auto& batch : share.batches) room += value_of(arrow::util::ReferencedBufferSize(*batch), kWhat) + (1 << 12);
-  auto sink = value_of(arrow::io::BufferOutputStream::Create(room, table_memory_pool()), kWhat);
+// Buffers at least this large are sent where they are; smaller writes (the
+// messages' metadata, padding, small buffers) are copied into blocks of
+// their own.
+constexpr std::int64_t kReferencedBytes = std::int64_t{1} << 12;
+
+// The bytes of an IPC stream as pieces: the stream writer hands the sink
+// each body buffer whole, and the sink keeps a reference to it rather than
+// copying it. Encoding a share then costs its metadata alone, where copying
+// it into one stream touched as many fresh pages as the share has.
+class StreamPieces final : public arrow::io::OutputStream {
+ public:
+  arrow::Status Write(const void* data, std::int64_t bytes) override {
+    small_.append(static_cast<const char*>(data), static_cast<std::size_t>(bytes));
+    position_ += bytes;
+    return arrow::Status::OK();
+  }
+  arrow::Status Write(const std::shared_ptr<arrow::Buffer>& data) override {
+    if (data->size() < kReferencedBytes) return Write(data->data(), data->size());
+    keep_small();
+    pieces_.push_back(data);
+    position_ += data->size();
+    return arrow::Status::OK();
+  }
+  arrow::Status Close() override {
+    keep_small();
+    closed_ = true;
+    return arrow::Status::OK();
+  }
+  bool closed() const override { return closed_; }
+  arrow::Result<std::int64_t> Tell() const override { return position_; }
+
+  // After Close().
+  std::vector<std::span<const std::byte>> spans() const {
+    std::vector<std::span<const std::byte>> spans;
+    for (const auto& piece : pieces_) {
+      spans.emplace_back(reinterpret_cast<const std::byte*>(piece->data()), static_cast<std::size_t>(piece->size()));
+    }
+    return spans;
+  }
+  std::int64_t size() const { return position_; }
+
+ private:
+  void keep_small() {
+    if (small_.empty()) return;
+    pieces_.push_back(arrow::Buffer::FromString(std::move(small_)));
+    small_.clear();
+  }
+
+  std::vector<std::shared_ptr<arrow::Buffer>> pieces_;
+  std::string small_;
+  std::int64_t position_ = 0;
+  bool closed_ = false;
+};
+
+std::shared_ptr<StreamPieces> ipc_stream(const DistributedTable& share) {
+  auto sink = std::make_shared<StreamPieces>();
   auto writer = value_of(arrow::ipc::MakeStreamWriter(sink, share.schema), kWhat);
   for (const auto& batch : share.batches) {
     if (batch->num_rows() > 0) check_arrow(writer->WriteRecordBatch(*batch), kWhat);
   }
   check_arrow(writer->Close(), kWhat);
-  return value_of(sink->Finish(), kWhat);
+  check_arrow(sink->Close(), kWhat);  // the stream writer leaves its sink open
+  return sink;
 }
 
 std::vector<std::shared_ptr<arrow::RecordBatch>> batches_of(const std::shared_ptr<arrow::Buffer>& stream) {
@@ -39,29 +90,53 @@ std::vector<std::shared_ptr<arrow::RecordBatch>> batches_of(const std::shared_pt
   return value_of(reader->ToRecordBatches(), kWhat);
 }
 
+// Every other rank's stream, each whole in `all` from its offset on.
+struct ReceivedStreams {
+  std::shared_ptr<arrow::Buffer> all;
+  std::vector<std::uint64_t> offsets;  // ranks + 1; the own rank's stream is empty
+};
+
+ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& mine, std::uint64_t& bytes_sent) {
+  const auto ranks = static_cast<std::size_t>(cluster.size()), me = static_cast<std::size_t>(cluster.rank());
+  const std::vector<std::span<const std::byte>> pieces = mine.spans();
+  std::vector<std::uint64_t> sizes;
+  for (const auto& piece : pieces) sizes.push_back(piece.size());
+  const GatheredValues piece_sizes = allgather_values(cluster, sizes);
+  ReceivedStreams received;
+  received.offsets.assign(ranks + 1, 0);
+  for (std::size_t s = 0; s < ranks; ++s) {
+    std::uint64_t bytes = 0;
+    if (s != me) {
+      for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) bytes += piece_sizes.values[p];
+    }
+    received.offsets[s + 1] = received.offsets[s] + bytes;
+  }
+  // Not zero-filled: every byte is received.
+  received.all = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(received.offsets.back()), table_memory_pool()), kWhat);
+  std::vector<std::span<std::byte>> incoming(ranks);
+  for (std::size_t s = 0; s < ranks; ++s) {
+    incoming[s] = {reinterpret_cast<std::byte*>(received.all->mutable_data()) + received.offsets[s],
+                   received.offsets[s + 1] - received.offsets[s]};
+  }
+  allgather_pieces(cluster, pieces, piece_sizes, incoming, bytes_sent);
+  return received;
+}
+
 }  // namespace
 
 AllgatheredTable allgather_table(const Cluster& cluster, const DistributedTable& share, std::uint64_t& bytes_sent) {
   const auto ranks = static_cast<std::size_t>(cluster.size()), me = static_cast<std::size_t>(cluster.rank());
-  std::shared_ptr<arrow::Buffer> mine;
-  if (ranks > 1) mine = ipc_stream(share);
-  std::vector<std::span<const std::byte>> blocks(ranks);
-  for (std::size_t d = 0; d < ranks; ++d) {
-    if (d != me) blocks[d] = {reinterpret_cast<const std::byte*>(mine->data()), static_cast<std::size_t>(mine->size())};
-  }
-  ReceivedBlocks received = exchange_blocks(cluster, blocks, bytes_sent);
-  mine.reset();
-  const std::vector<std::uint64_t> offsets = received.offsets;
-  const std::shared_ptr<arrow::Buffer> all = arrow::Buffer::FromVector(std::move(received.bytes));
+  ReceivedStreams received;
+  if (ranks > 1) received = exchange_streams(cluster, *ipc_stream(share), bytes_sent);
   AllgatheredTable result;
   result.table.schema = share.schema;
   result.first_row.push_back(0);
   for (std::size_t s = 0; s < ranks; ++s) {
     if (s == me) {
       for (const auto& batch : share.batches) result.table.batches.push_back(batch);
-    } else if (offsets[s + 1] > offsets[s]) {
-      const auto slice = arrow::SliceBuffer(all, static_cast<std::int64_t>(offsets[s]),
-                                            static_cast<std::int64_t>(offsets[s + 1] - offsets[s]));
+    } else if (received.offsets[s + 1] > received.offsets[s]) {
+      const auto slice = arrow::SliceBuffer(received.all, static_cast<std::int64_t>(received.offsets[s]),
+                                            static_cast<std::int64_t>(received.offsets[s + 1] - received.offsets[s]));
       for (auto& batch : batches_of(slice)) result.table.batches.push_back(std::move(batch));
     }
     result.first_row.push_back(static_cast<std::uint64_t>(result.table.rows()));
