@@ -40,8 +40,7 @@ TableJoinSide with_engine_types(const Cluster& cluster, const TableJoinSide& sid
   TableJoinSide converted = side;
   if (!side.table) return converted;
   run_collectively(cluster.world(), [&] { converted.table = as_engine_table(side.table, label); });
-  require_same_schema(cluster, *converted.table->schema(), label);
-  converted.table = with_agreed_nullability(cluster, converted.table);
+  converted.table = agreed_share(cluster, converted.table, label);
   return converted;
 }
 

@@ -33,8 +33,7 @@ DistributedTable read_input(const Cluster& cluster, const TableShuffleRequest& r
   if (!request.table) return read_table(cluster, request.input, "input", &progress);
   std::shared_ptr<arrow::Table> table;
   run_collectively(cluster.world(), [&] { table = as_engine_table(request.table, "input"); });
-  require_same_schema(cluster, *table->schema(), "input");
-  return from_arrow_table(with_agreed_nullability(cluster, table));
+  return from_arrow_table(agreed_share(cluster, table, "input"));
 }
 
 }  // namespace

@@ -64,8 +64,7 @@ py::dict write_parquet(const Communicator& comm, const py::capsule& capsule, con
     auto table = agreed_table(comm, stream);
     // One schema for every rank's file, nulls only where they may be.
     run_collectively(comm.cluster().world(), [&] { require_declared_nulls(*table, "written"); });
-    require_same_schema(comm.cluster(), *table->schema(), "written");
-    table = with_agreed_nullability(comm.cluster(), table);
+    table = agreed_share(comm.cluster(), table, "written");
     const TableOutput output{directory, overwrite};
     check_table_output(comm.cluster(), output, "directory");
     ProgressLine line(progress);

@@ -19,6 +19,12 @@ std::uint64_t buffer_bytes(const arrow::ArrayData& data) {
 
 }  // namespace
 
+std::vector<std::uint64_t> DistributedTable::batch_first_rows() const {
+  std::vector<std::uint64_t> first{0};
+  for (const auto& batch : batches) first.push_back(first.back() + static_cast<std::uint64_t>(batch->num_rows()));
+  return first;
+}
+
 std::int64_t DistributedTable::rows() const {
   std::int64_t sum = 0;
   for (const auto& batch : batches) sum += batch->num_rows();

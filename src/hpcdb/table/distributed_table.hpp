@@ -18,6 +18,8 @@ struct DistributedTable {
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;  // this rank's share
 
   std::int64_t rows() const;
+  // Each batch's first row in the share, then the share's row count.
+  std::vector<std::uint64_t> batch_first_rows() const;
   // Bytes of the batches' buffers (what the share takes in memory; a slice
   // counts its whole buffers).
   std::uint64_t bytes() const;

@@ -137,6 +137,7 @@ void ParquetDirectoryWriter::open_file() {
     file->sink = value_of(arrow::io::FileOutputStream::Open(file->partial), file->what);
     parquet::WriterProperties::Builder properties;
     properties.compression(parquet::Compression::SNAPPY);
+    // WriteTable's row groups are capped by this too (Arrow's default is 2^20).
     properties.max_row_group_length(kRowGroupRows);
     properties.memory_pool(table_memory_pool());
     properties.dictionary_pagesize_limit(std::int64_t{64} << 10);

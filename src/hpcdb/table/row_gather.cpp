@@ -102,9 +102,7 @@ std::shared_ptr<arrow::Array> place_strings_as(const std::shared_ptr<arrow::Data
 
 }  // namespace
 
-RowLocator::RowLocator(const DistributedTable& table) {
-  for (const auto& batch : table.batches) first_.push_back(first_.back() + static_cast<std::uint64_t>(batch->num_rows()));
-}
+RowLocator::RowLocator(const DistributedTable& table) : first_(table.batch_first_rows()) {}
 
 void RowLocator::find_batch(std::uint64_t row) {
   batch_ = static_cast<std::size_t>(std::upper_bound(first_.begin(), first_.end(), row) - first_.begin()) - 1;
@@ -129,10 +127,7 @@ std::vector<RowLocation> locate_rows(const DistributedTable& table, std::span<co
 
 ShareColumn::ShareColumn(const DistributedTable& table, int column) : type_(table.schema->field(column)->type()) {
   for (const auto& batch : table.batches) chunks_.push_back(batch->column_data(column));
-}
-
-bool ShareColumn::has_nulls() const {
-  return std::any_of(chunks_.begin(), chunks_.end(), [](const auto& chunk) { return chunk->GetNullCount() > 0; });
+  has_nulls_ = std::any_of(chunks_.begin(), chunks_.end(), [](const auto& chunk) { return chunk->GetNullCount() > 0; });
 }
 
 void ShareColumn::gather_fixed(std::span<const RowLocation> rows, int width, std::byte* out) const {

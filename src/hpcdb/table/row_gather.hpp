@@ -40,7 +40,7 @@ class RowLocator {
 
  private:
   void find_batch(std::uint64_t row);
-  std::vector<std::uint64_t> first_{0};  // each batch's first row, then the share's row count
+  std::vector<std::uint64_t> first_;  // each batch's first row, then the share's row count
   std::size_t batch_ = 0;
 };
 
@@ -56,7 +56,7 @@ class ShareColumn {
   ShareColumn(const DistributedTable& table, int column);
 
   const std::shared_ptr<arrow::DataType>& type() const { return type_; }
-  bool has_nulls() const;
+  bool has_nulls() const { return has_nulls_; }
 
   // The values' bytes, `width` bytes each (a fixed-width type).
   void gather_fixed(std::span<const RowLocation> rows, int width, std::byte* out) const;
@@ -70,6 +70,7 @@ class ShareColumn {
  private:
   std::shared_ptr<arrow::DataType> type_;
   std::vector<std::shared_ptr<arrow::ArrayData>> chunks_;
+  bool has_nulls_ = false;
 };
 
 // Bytes of a string length of `type` (4 for string, 8 for large_string).

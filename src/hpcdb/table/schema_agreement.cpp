@@ -21,8 +21,6 @@ std::string describe(const arrow::Schema& schema) {
   return "(" + text + ")";
 }
 
-}  // namespace
-
 void require_same_schema(const Cluster& cluster, const arrow::Schema& schema, const std::string& label) {
   const std::vector<std::string> all = gather_texts(describe(schema), 0, cluster.world());
   std::string complaint;
@@ -36,6 +34,7 @@ void require_same_schema(const Cluster& cluster, const arrow::Schema& schema, co
   if (!agreed.empty()) throw UsageError(agreed);
 }
 
+// After require_same_schema: the nullable columns of any rank are nullable on all.
 std::shared_ptr<arrow::Table> with_agreed_nullability(const Cluster& cluster, std::shared_ptr<arrow::Table> share) {
   const std::shared_ptr<arrow::Schema>& schema = share->schema();
   std::vector<std::uint8_t> nullable;
@@ -52,6 +51,14 @@ std::shared_ptr<arrow::Table> with_agreed_nullability(const Cluster& cluster, st
   }
   if (!changed) return share;
   return arrow::Table::Make(arrow::schema(fields, schema->metadata()), share->columns(), share->num_rows());
+}
+
+}  // namespace
+
+std::shared_ptr<arrow::Table> agreed_share(const Cluster& cluster, std::shared_ptr<arrow::Table> share,
+                                           const std::string& label) {
+  require_same_schema(cluster, *share->schema(), label);
+  return with_agreed_nullability(cluster, std::move(share));
 }
 
 }  // namespace hpcdb

@@ -13,13 +13,13 @@
 
 namespace hpcdb {
 
-// Collective: a UsageError on every rank, naming the first rank whose schema
-// differs from rank 0's, unless all ranks have the same column names and types.
-void require_same_schema(const Cluster& cluster, const arrow::Schema& schema, const std::string& label);
-
-// Collective, after require_same_schema: `share` with each column declared
-// not null only where every rank's share declares it so (the declaration
-// decides the result's, and every rank's result must have one schema).
-std::shared_ptr<arrow::Table> with_agreed_nullability(const Cluster& cluster, std::shared_ptr<arrow::Table> share);
+// Collective: `share` under the schema all ranks agree on. A UsageError on
+// every rank, naming the first rank whose schema differs from rank 0's,
+// unless all ranks have the same column names and types; each column is
+// declared not null only where every rank's share declares it so (the
+// declaration decides the result's, and every rank's result must have one
+// schema).
+std::shared_ptr<arrow::Table> agreed_share(const Cluster& cluster, std::shared_ptr<arrow::Table> share,
+                                           const std::string& label);
 
 }  // namespace hpcdb

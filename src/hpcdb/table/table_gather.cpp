@@ -39,8 +39,7 @@ std::shared_ptr<arrow::Table> gather_table(const Cluster& cluster, const std::sh
     throw UsageError("gather's root " + std::to_string(root) + " names no rank: this job has ranks 0 to " +
                      std::to_string(cluster.size() - 1));
   }
-  require_same_schema(cluster, *share->schema(), "gathered");
-  const std::shared_ptr<arrow::Table> agreed = with_agreed_nullability(cluster, share);
+  const std::shared_ptr<arrow::Table> agreed = agreed_share(cluster, share, "gathered");
   std::string mine;
   run_collectively(cluster.world(), [&] { mine = ipc_stream_of(*agreed); });
   std::vector<std::string> streams;

@@ -21,10 +21,8 @@ KeyIndex::KeyIndex(const RowKeys& keys) {
 
 KeyIndex::KeyIndex(const DistributedTable& table, const std::vector<int>& key_columns, KeyEncoding encoding,
                    unsigned hash_bits) {
-  std::vector<std::uint64_t> first{0};
-  for (const auto& batch : table.batches) first.push_back(first.back() + static_cast<std::uint64_t>(batch->num_rows()));
   build(
-      table.batches.size(), first,
+      table.batches.size(), table.batch_first_rows(),
       [&](std::size_t b) {
         return row_keys(DistributedTable{table.schema, {table.batches[b]}}, key_columns, encoding, hash_bits);
       },
