@@ -1,11 +1,57 @@
 #include "hpcdb/core/memory.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <memory>
+#include <numeric>
 
 namespace hpcdb {
 namespace {
+
+// Pages of [data, data + bytes) that are resident (mincore); data page-aligned.
+std::size_t resident_pages(void* data, std::size_t bytes) {
+  const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  std::vector<unsigned char> flags((bytes + page - 1) / page);
+  if (mincore(data, bytes, flags.data()) != 0) return 0;
+  return static_cast<std::size_t>(std::count_if(flags.begin(), flags.end(), [](unsigned char f) { return f & 1; }));
+}
+
+TEST(PopulatePages, MakesFreshPagesResidentAndKeepsWhatIsWritten) {
+  const std::size_t bytes = std::size_t{4} << 20;
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  auto* words = static_cast<std::uint32_t*>(p);
+  words[0] = 7;  // one page written before
+  ASSERT_EQ(resident_pages(p, bytes), 1u);
+  if (madvise(p, 4096, 23 /* MADV_POPULATE_WRITE */) != 0) {
+    munmap(p, bytes);
+    GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE (Linux 5.14 and later)";
+  }
+  populate_pages(p, bytes);
+  EXPECT_EQ(resident_pages(p, bytes), bytes / static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+  EXPECT_EQ(words[0], 7u);
+  EXPECT_EQ(words[bytes / sizeof(std::uint32_t) - 1], 0u);
+  munmap(p, bytes);
+}
+
+TEST(PopulatePages, LeavesValuesAloneWhateverTheRangesAlignment) {
+  std::vector<std::uint32_t> values(1 << 20);
+  std::iota(values.begin(), values.end(), 0u);
+  populate_pages(reinterpret_cast<char*>(values.data()) + 3, values.size() * sizeof(std::uint32_t) - 5);
+  populate_pages(values.data(), 100);  // too small to bother
+  for (std::size_t i = 0; i < values.size(); ++i) ASSERT_EQ(values[i], i);
+}
+
+TEST(AssignPopulated, HoldsNCopiesWhenGrowingAndShrinking) {
+  std::vector<std::uint32_t> v{1, 2, 3};
+  for (const std::size_t n : {std::size_t{100000}, std::size_t{5}, std::size_t{0}, std::size_t{300000}}) {
+    assign_populated(v, n, std::uint32_t{0xabcdu});
+    ASSERT_EQ(v.size(), n);
+    EXPECT_EQ(std::count(v.begin(), v.end(), 0xabcdu), static_cast<std::ptrdiff_t>(n));
+  }
+}
 
 TEST(SharedMemoryShortfall, NothingWhenItFits) {
   EXPECT_FALSE(shared_memory_shortfall(4096, "/tmp"));

@@ -43,6 +43,18 @@ void prefault(void* data, std::size_t bytes) {
   if (bytes > 0) bytes_ptr[bytes - 1] = 0;
 }
 
+void populate_pages(void* data, std::size_t bytes) {
+#ifndef MADV_POPULATE_WRITE
+  constexpr int MADV_POPULATE_WRITE = 23;
+#endif
+  constexpr std::size_t kLeastBytes = std::size_t{1} << 16;
+  if (bytes < kLeastBytes) return;
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto begin = reinterpret_cast<std::uintptr_t>(data);
+  const std::uintptr_t from = (begin + page - 1) / page * page, to = (begin + bytes) / page * page;
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+}
+
 void touch_for_reading(const void* data, std::size_t bytes) {
   const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   const auto* bytes_ptr = static_cast<const volatile char*>(data);

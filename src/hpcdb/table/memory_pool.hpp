@@ -3,11 +3,14 @@
 // allocator (Arrow's system pool), whatever the process's default Arrow pool
 // is (pyarrow's is mimalloc), so that one policy decides whether freed
 // memory is kept for the next phase, for the engine's own vectors and its
-// tables alike (core/memory_reuse.hpp).
+// tables alike (core/memory_reuse.hpp). The pages of a block are made
+// resident as it is allocated, in one call rather than a page fault per
+// page (core/memory.hpp's populate_pages): the Parquet reader's batches, a
+// received broadcast and a result's columns are fresh memory.
 #include <arrow/memory_pool.h>
 
 namespace hpcdb {
 
-inline arrow::MemoryPool* table_memory_pool() { return arrow::system_memory_pool(); }
+arrow::MemoryPool* table_memory_pool();
 
 }  // namespace hpcdb

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/core/memory.hpp"
 
 namespace hpcdb {
 namespace {
@@ -33,7 +34,7 @@ void KeyIndex::build(std::size_t batches, const std::vector<std::uint64_t>& firs
                      bool again) {
   const std::uint64_t rows = first_rows.back();
   if (rows >= kNone) throw Error("a broadcast join's build side has too many rows for its index");
-  valid_.resize(rows);
+  assign_populated(valid_, rows, std::uint8_t{0});
   // The keys' range and count first, then the rows go in (the keys held
   // between the two passes, or computed again).
   std::uint64_t indexed = 0;
@@ -52,8 +53,8 @@ void KeyIndex::build(std::size_t batches, const std::vector<std::uint64_t>& firs
   }
   choose_slots(indexed, least, most);
   if (!dense_) {
-    keys_.resize(rows);
-    next_.assign(rows, kNone);
+    assign_populated(keys_, rows, std::uint64_t{0});
+    assign_populated(next_, rows, kNone);
   }
   // From the last row to the first, so that a slot's rows are met in row order.
   for (std::size_t b = batches; b-- > 0;) {
@@ -72,19 +73,19 @@ void KeyIndex::choose_slots(std::uint64_t indexed, std::int64_t least, std::int6
   dense_ = indexed > 0 && span > 0 && span <= kDenseSlotsPerRow * indexed + 1024;
   if (dense_) {
     least_ = static_cast<std::uint64_t>(least);
-    head_.assign(span, kNone);
+    assign_populated(head_, span, kNone);
     return;
   }
   const unsigned bits = std::max(1u, static_cast<unsigned>(std::bit_width(std::max<std::uint64_t>(2 * indexed, 2) - 1)));
   shift_ = 64 - bits;
-  head_.assign(std::uint64_t{1} << bits, kNone);
+  assign_populated(head_, std::uint64_t{1} << bits, kNone);
 }
 
 void KeyIndex::insert(std::uint32_t row, std::uint64_t key) {
   std::uint32_t& first = head_[slot(key)];
   if (dense_) {
     // A second row of a key: from now on rows are chained.
-    if (first != kNone && next_.empty()) next_.assign(valid_.size(), kNone);
+    if (first != kNone && next_.empty()) assign_populated(next_, valid_.size(), kNone);
   } else {
     keys_[row] = key;
   }
