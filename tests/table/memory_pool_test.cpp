@@ -1,25 +1,43 @@
-// The engine's Arrow pool: blocks come back whole and writable, a grown block
-// keeps what it held, and large blocks are resident as they are handed out.
+// The engine's Arrow pool: a new large block is resident as it is handed
+// out, a grown block keeps what it held, and alignments and empty blocks
+// are the system pool's.
 #include "hpcdb/table/memory_pool.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <numeric>
 #include <vector>
+
+#include "hpcdb/core/memory.hpp"
 
 namespace hpcdb {
 namespace {
 
-bool populate_supported() {
-  void* p = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  const bool supported = p != MAP_FAILED && madvise(p, 4096, 23 /* MADV_POPULATE_WRITE */) == 0;
-  if (p != MAP_FAILED) munmap(p, 4096);
-  return supported;
+// Whole pages of [block, block + bytes) that are not resident.
+std::ptrdiff_t absent_pages(const std::uint8_t* block, std::int64_t bytes) {
+  const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const auto from = (reinterpret_cast<std::uintptr_t>(block) + page - 1) / page * page;
+  const auto to = (reinterpret_cast<std::uintptr_t>(block) + static_cast<std::uintptr_t>(bytes)) / page * page;
+  std::vector<unsigned char> flags((to - from) / page);
+  if (mincore(reinterpret_cast<void*>(from), to - from, flags.data()) != 0) return -1;
+  return std::count_if(flags.begin(), flags.end(), [](unsigned char f) { return (f & 1) == 0; });
 }
 
-TEST(TableMemoryPool, AGrownBlockKeepsItsBytesAndIsResident) {
+TEST(TableMemoryPool, ANewLargeBlockIsResident) {
+  if (!populate_supported()) GTEST_SKIP() << "the kernel has no MADV_POPULATE_WRITE";
+  arrow::MemoryPool* pool = table_memory_pool();
+  const std::int64_t bytes = std::int64_t{16} << 20;
+  std::uint8_t* block = nullptr;
+  ASSERT_TRUE(pool->Allocate(bytes, 64, &block).ok());
+  EXPECT_EQ(absent_pages(block, bytes), 0);
+  block[bytes - 1] = 1;
+  pool->Free(block, bytes, 64);
+}
+
+TEST(TableMemoryPool, AGrownBlockKeepsItsBytes) {
   arrow::MemoryPool* pool = table_memory_pool();
   const std::int64_t small = 100000, large = std::int64_t{16} << 20;
   std::uint8_t* block = nullptr;
@@ -27,17 +45,24 @@ TEST(TableMemoryPool, AGrownBlockKeepsItsBytesAndIsResident) {
   std::iota(block, block + small, std::uint8_t{0});
   ASSERT_TRUE(pool->Reallocate(small, large, 64, &block).ok());
   for (std::int64_t i = 0; i < small; ++i) ASSERT_EQ(block[i], static_cast<std::uint8_t>(i));
-  if (populate_supported()) {
-    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-    const auto from = (reinterpret_cast<std::uintptr_t>(block) + page - 1) / page * page;
-    const auto to = (reinterpret_cast<std::uintptr_t>(block) + static_cast<std::uintptr_t>(large)) / page * page;
-    std::vector<unsigned char> flags((to - from) / page);
-    ASSERT_EQ(mincore(reinterpret_cast<void*>(from), to - from, flags.data()), 0);
-    EXPECT_EQ(std::count_if(flags.begin(), flags.end(), [](unsigned char f) { return (f & 1) == 0; }), 0)
-        << "pages of the grown block not resident";
-  }
   block[large - 1] = 1;
-  pool->Free(block, large, 64);
+  ASSERT_TRUE(pool->Reallocate(large, 10, 64, &block).ok());
+  for (std::int64_t i = 0; i < 10; ++i) ASSERT_EQ(block[i], static_cast<std::uint8_t>(i));
+  pool->Free(block, 10, 64);
+}
+
+TEST(TableMemoryPool, AlignmentsAndEmptyBlocksAreTheSystemPools) {
+  arrow::MemoryPool* pool = table_memory_pool();
+  const std::int64_t before = pool->bytes_allocated();
+  std::uint8_t* aligned = nullptr;
+  ASSERT_TRUE(pool->Allocate(1 << 20, 4096, &aligned).ok());
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(aligned) % 4096, 0u);
+  EXPECT_EQ(pool->bytes_allocated(), before + (1 << 20));
+  std::uint8_t* empty = nullptr;
+  ASSERT_TRUE(pool->Allocate(0, 64, &empty).ok());
+  pool->Free(empty, 0, 64);
+  pool->Free(aligned, 1 << 20, 4096);
+  EXPECT_EQ(pool->bytes_allocated(), before);
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 
 #include <arrow/array/builder_binary.h>
 #include <arrow/array/builder_primitive.h>
-#include <arrow/array/concatenate.h>
 #include <arrow/table.h>
 
 #include "hpcdb/table/arrow_status.hpp"

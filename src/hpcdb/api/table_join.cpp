@@ -135,10 +135,10 @@ MemoryNeed broadcast_need(const Cluster& cluster, const SideFacts& build, std::u
   const auto ranks = static_cast<std::uint64_t>(cluster.size());
   // Every rank's share of the build side (less its own, when it is in memory
   // already), and its own once more (with other ranks). The share is no
-  // longer copied to be sent (table_allgather.hpp), but the estimate is
-  // already under the measured peak with this (SF10 lineitem and orders on
-  // 2 ranks: 2.4 GiB estimated, 2.5 GiB peak a rank), so it stays as a
-  // margin for what the estimate does not count (the readers' buffers).
+  // longer copied to be sent (table_allgather.hpp), but the term stays: it
+  // stands in for what the estimate does not count (the readers' buffers),
+  // and even with it the estimate is under the measured peak (SF10 lineitem
+  // and orders on 2 ranks: 2.4 GiB estimated, 2.5 GiB peak a rank).
   const std::uint64_t copy = (build.resident ? build.bytes - build.bytes / ranks : build.bytes) +
                              (ranks > 1 ? build.bytes / ranks : 0);
   const std::uint64_t index = build.rows * kBroadcastBytesPerBuildRow;

@@ -43,16 +43,33 @@ void prefault(void* data, std::size_t bytes) {
   if (bytes > 0) bytes_ptr[bytes - 1] = 0;
 }
 
-void populate_pages(void* data, std::size_t bytes) {
-#ifndef MADV_POPULATE_WRITE
-  constexpr int MADV_POPULATE_WRITE = 23;
+namespace {
+#ifdef MADV_POPULATE_WRITE
+constexpr int kPopulateWrite = MADV_POPULATE_WRITE;
+#else
+constexpr int kPopulateWrite = 23;
 #endif
+}  // namespace
+
+bool populate_supported() {
+  static const bool supported = [] {
+    const auto page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    void* p = mmap(nullptr, page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return false;
+    const bool works = madvise(p, page, kPopulateWrite) == 0;
+    munmap(p, page);
+    return works;
+  }();
+  return supported;
+}
+
+void populate_pages(void* data, std::size_t bytes) {
   constexpr std::size_t kLeastBytes = std::size_t{1} << 16;
-  if (bytes < kLeastBytes) return;
+  if (bytes < kLeastBytes || !populate_supported()) return;
   const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
   const std::uintptr_t from = (begin + page - 1) / page * page, to = (begin + bytes) / page * page;
-  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, MADV_POPULATE_WRITE);
+  if (to > from) madvise(reinterpret_cast<void*>(from), to - from, kPopulateWrite);
 }
 
 void touch_for_reading(const void* data, std::size_t bytes) {

@@ -7,7 +7,9 @@
 namespace hpcdb {
 namespace {
 
-// Arrow's system pool, its blocks populated; the counts are the system pool's.
+// Arrow's system pool, a new block's pages populated; the counts are the
+// system pool's. A grown block is not: builders grow by doubling, and the
+// capacity they may never use would be made resident.
 class PopulatingPool final : public arrow::MemoryPool {
  public:
   arrow::Status Allocate(std::int64_t size, std::int64_t alignment, std::uint8_t** out) override {
@@ -17,9 +19,7 @@ class PopulatingPool final : public arrow::MemoryPool {
   }
   arrow::Status Reallocate(std::int64_t old_size, std::int64_t new_size, std::int64_t alignment,
                            std::uint8_t** ptr) override {
-    ARROW_RETURN_NOT_OK(system().Reallocate(old_size, new_size, alignment, ptr));
-    if (new_size > old_size) populate_pages(*ptr + old_size, static_cast<std::size_t>(new_size - old_size));
-    return arrow::Status::OK();
+    return system().Reallocate(old_size, new_size, alignment, ptr);
   }
   void Free(std::uint8_t* buffer, std::int64_t size, std::int64_t alignment) override {
     system().Free(buffer, size, alignment);
@@ -38,8 +38,10 @@ class PopulatingPool final : public arrow::MemoryPool {
 }  // namespace
 
 arrow::MemoryPool* table_memory_pool() {
-  static PopulatingPool pool;
-  return &pool;
+  // Never destroyed: Arrow's buffers may be freed into it while the process
+  // exits (Arrow's own pools are never destroyed either).
+  static auto* const pool = new PopulatingPool;
+  return pool;
 }
 
 }  // namespace hpcdb

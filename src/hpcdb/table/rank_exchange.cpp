@@ -71,6 +71,16 @@ void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const 
   const MPI_Comm world = cluster.world();
   const int ranks = cluster.size(), me = cluster.rank();
   if (incoming.size() != static_cast<std::size_t>(ranks)) throw Error("allgather_pieces: one block per rank expected");
+  // Checked before any message is posted (a throw later would leave posted
+  // receives writing into freed memory).
+  for (int source = 0; source < ranks; ++source) {
+    const auto s = static_cast<std::size_t>(source);
+    std::uint64_t bytes = 0;
+    for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) bytes += piece_sizes.values[p];
+    if (source != me && bytes != incoming[s].size()) {
+      throw Error("allgather_pieces: rank " + std::to_string(source) + "'s pieces do not fill the room given for them");
+    }
+  }
   std::vector<MPI_Request> requests;
   for (int k = 1; k < ranks; ++k) {
     const int source = (me - k + ranks) % ranks, destination = (me + k) % ranks;
@@ -78,7 +88,6 @@ void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const 
     std::uint64_t at = 0;
     for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) {
       const std::uint64_t size = piece_sizes.values[p];
-      if (at + size > incoming[s].size()) throw Error("allgather_pieces: a rank's pieces exceed the room given for them");
       post_receive(requests, incoming[s].subspan(at, size), source, world);
       at += size;
     }

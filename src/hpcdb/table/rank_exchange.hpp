@@ -2,7 +2,8 @@
 // The byte movements the table operators make between all ranks: every rank
 // sends each rank a block of bytes of any size (counts exchanged first, the
 // blocks in messages of at most 256 MiB, so that no MPI count overflows),
-// and gathers of small vectors. Collective over the cluster's ranks.
+// the same pieces to every rank (their sizes gathered by the caller), and
+// gathers of small vectors. Collective over the cluster's ranks.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -40,8 +41,9 @@ struct GatheredValues {
 GatheredValues allgather_values(const Cluster& cluster, const std::vector<std::uint64_t>& mine);
 
 // Sends the same pieces, in order, to every other rank, and receives rank
-// s's pieces one after another into incoming[s]; piece_sizes holds every
-// rank's piece sizes (allgather_values of them). No piece is first copied
+// s's pieces one after another into incoming[s], which they must fill (the
+// own rank's entry is left alone); piece_sizes holds every rank's piece
+// sizes (allgather_values of them). No piece is first copied
 // into one block. In round k each rank sends to rank + k and receives from
 // rank - k, so that a round's requests alone are outstanding. `bytes_sent` as above.
 void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const std::byte>>& pieces,

@@ -8,6 +8,7 @@
 
 #include <span>
 
+#include "hpcdb/net/agreement.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/memory_pool.hpp"
 #include "hpcdb/table/rank_exchange.hpp"
@@ -24,8 +25,11 @@ constexpr std::int64_t kReferencedBytes = std::int64_t{1} << 12;
 
 // The bytes of an IPC stream as pieces: the stream writer hands the sink
 // each body buffer whole, and the sink keeps a reference to it rather than
-// copying it. Encoding a share then costs its metadata alone, where copying
-// it into one stream touched as many fresh pages as the share has.
+// copying it. Encoding a share then copies its metadata, its buffers under
+// kReferencedBytes and what Arrow's writer rebuilds (a sliced array's
+// validity bitmap at an odd bit offset, string offsets not starting at 0),
+// where copying all of it into one stream touched as many fresh pages as
+// the share has.
 class StreamPieces final : public arrow::io::OutputStream {
  public:
   arrow::Status Write(const void* data, std::int64_t bytes) override {
@@ -56,7 +60,6 @@ class StreamPieces final : public arrow::io::OutputStream {
     }
     return spans;
   }
-  std::int64_t size() const { return position_; }
 
  private:
   void keep_small() {
@@ -96,12 +99,10 @@ struct ReceivedStreams {
   std::vector<std::uint64_t> offsets;  // ranks + 1; the own rank's stream is empty
 };
 
-ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& mine, std::uint64_t& bytes_sent) {
+// Room for each other rank's stream (the sum of its pieces), not
+// zero-filled: every byte is received.
+ReceivedStreams room_for_streams(const Cluster& cluster, const GatheredValues& piece_sizes) {
   const auto ranks = static_cast<std::size_t>(cluster.size()), me = static_cast<std::size_t>(cluster.rank());
-  const std::vector<std::span<const std::byte>> pieces = mine.spans();
-  std::vector<std::uint64_t> sizes;
-  for (const auto& piece : pieces) sizes.push_back(piece.size());
-  const GatheredValues piece_sizes = allgather_values(cluster, sizes);
   ReceivedStreams received;
   received.offsets.assign(ranks + 1, 0);
   for (std::size_t s = 0; s < ranks; ++s) {
@@ -111,8 +112,20 @@ ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& min
     }
     received.offsets[s + 1] = received.offsets[s] + bytes;
   }
-  // Not zero-filled: every byte is received.
   received.all = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(received.offsets.back()), table_memory_pool()), kWhat);
+  return received;
+}
+
+// Collective. The room is made, and a rank's failure to make it agreed,
+// before any rank posts a message.
+ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& mine, std::uint64_t& bytes_sent) {
+  const auto ranks = static_cast<std::size_t>(cluster.size());
+  const std::vector<std::span<const std::byte>> pieces = mine.spans();
+  std::vector<std::uint64_t> sizes;
+  for (const auto& piece : pieces) sizes.push_back(piece.size());
+  const GatheredValues piece_sizes = allgather_values(cluster, sizes);
+  ReceivedStreams received;
+  run_collectively(cluster.world(), [&] { received = room_for_streams(cluster, piece_sizes); });
   std::vector<std::span<std::byte>> incoming(ranks);
   for (std::size_t s = 0; s < ranks; ++s) {
     incoming[s] = {reinterpret_cast<std::byte*>(received.all->mutable_data()) + received.offsets[s],
@@ -127,7 +140,12 @@ ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& min
 AllgatheredTable allgather_table(const Cluster& cluster, const DistributedTable& share, std::uint64_t& bytes_sent) {
   const auto ranks = static_cast<std::size_t>(cluster.size()), me = static_cast<std::size_t>(cluster.rank());
   ReceivedStreams received;
-  if (ranks > 1) received = exchange_streams(cluster, *ipc_stream(share), bytes_sent);
+  if (ranks > 1) {
+    // Encoded with every rank's failure agreed before any rank goes on.
+    std::shared_ptr<StreamPieces> mine;
+    run_collectively(cluster.world(), [&] { mine = ipc_stream(share); });
+    received = exchange_streams(cluster, *mine, bytes_sent);
+  }
   AllgatheredTable result;
   result.table.schema = share.schema;
   result.first_row.push_back(0);

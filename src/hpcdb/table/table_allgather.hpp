@@ -1,10 +1,10 @@
 #pragma once
 // A distributed table copied whole to every rank (the build side of a
 // broadcast join): each rank's share is written in Arrow's IPC stream format
-// and sent to every other rank, its column buffers where they are (only the
-// messages' metadata is copied; rank_exchange.hpp's allgather_pieces); what
-// arrives is read without a copy, and the own share is kept as it is.
-// Collective.
+// and sent to every other rank, its column buffers of 4 KiB or more where
+// they are (the messages' metadata and small buffers are copied;
+// rank_exchange.hpp's allgather_pieces); what arrives is read without a
+// copy, and the own share is kept as it is. Collective.
 #include <cstdint>
 
 #include "hpcdb/net/cluster.hpp"
