@@ -47,8 +47,15 @@ def child_peak_kib():
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
+def settle():
+    """Flushes the files earlier runs wrote, so that no run's time includes
+    the kernel writing back another's output."""
+    os.sync()
+
+
 def run_child(code, env=None):
     """Runs Python code in a fresh interpreter; returns (seconds it printed, its peak RSS in bytes)."""
+    settle()
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env or os.environ)
     if done.returncode != 0:
         raise RuntimeError(done.stderr[-3000:])
@@ -118,6 +125,7 @@ def run_hpcdb(args, lineitem, orders, out, ranks, keep_result=False):
                "--progress", "off", "--json", json_path]
     if not keep_result:
         command += ["--output", out, "--overwrite"]
+    settle()
     start = time.perf_counter()
     done = subprocess.run(command, capture_output=True, text=True, env=MPI_ENV)
     seconds = time.perf_counter() - start

@@ -1,6 +1,6 @@
 // The engine's Arrow pool: a new large block is resident as it is handed
 // out, a grown block keeps what it held, and alignments and empty blocks
-// are the system pool's.
+// are the underlying pool's; that pool is jemalloc where libarrow has it.
 #include "hpcdb/table/memory_pool.hpp"
 
 #include <gtest/gtest.h>
@@ -8,10 +8,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <numeric>
 #include <vector>
 
 #include "hpcdb/core/memory.hpp"
+#include "hpcdb/core/sanitizers.hpp"
 
 namespace hpcdb {
 namespace {
@@ -51,7 +53,7 @@ TEST(TableMemoryPool, AGrownBlockKeepsItsBytes) {
   pool->Free(block, 10, 64);
 }
 
-TEST(TableMemoryPool, AlignmentsAndEmptyBlocksAreTheSystemPools) {
+TEST(TableMemoryPool, AlignmentsAndEmptyBlocksAreTheUnderlyingPools) {
   arrow::MemoryPool* pool = table_memory_pool();
   const std::int64_t before = pool->bytes_allocated();
   std::uint8_t* aligned = nullptr;
@@ -63,6 +65,13 @@ TEST(TableMemoryPool, AlignmentsAndEmptyBlocksAreTheSystemPools) {
   pool->Free(empty, 0, 64);
   pool->Free(aligned, 1 << 20, 4096);
   EXPECT_EQ(pool->bytes_allocated(), before);
+}
+
+TEST(TableMemoryPool, IsArrowsJemallocWhereLibarrowHasIt) {
+  if (std::getenv("ARROW_DEFAULT_MEMORY_POOL") != nullptr) GTEST_SKIP() << "ARROW_DEFAULT_MEMORY_POOL chooses";
+  arrow::MemoryPool* jemalloc = nullptr;
+  if (!arrow::jemalloc_memory_pool(&jemalloc).ok()) GTEST_SKIP() << "libarrow has no jemalloc";
+  EXPECT_EQ(table_memory_pool()->backend_name(), kAllocationsInstrumented ? "system" : "jemalloc");
 }
 
 }  // namespace

@@ -6,9 +6,10 @@
 // a join frees and allocates gigabytes from phase to phase (the Parquet
 // reader's buffers, the operator's tuples, the fetch buffers, the result).
 // While the policy holds, glibc's malloc takes every allocation from its
-// heap and never trims it; the engine's Arrow buffers come from the same
-// allocator (table/memory_pool.hpp). The peak resident memory is what it
-// would be; the process holds that peak while the policy holds.
+// heap and never trims it: the engine's own vectors. Its Arrow buffers come
+// from jemalloc (table/memory_pool.hpp), which keeps what is freed for
+// about a second. The peak resident memory is what it would be; the
+// process holds that peak while the policy holds.
 namespace hpcdb {
 
 // For the whole process (a command: it holds the peak until it exits).
