@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "hpcdb/core/error.hpp"
+#include "hpcdb/net/agreement.hpp"
 
 namespace hpcdb {
 namespace {
@@ -19,21 +20,26 @@ std::vector<std::uint64_t> exclusive_offsets(const std::vector<std::uint64_t>& s
   return offsets;
 }
 
-// A block posted as messages of at most kMessageBytes.
-void post_receive(std::vector<MPI_Request>& requests, std::span<std::byte> block, int source, MPI_Comm world) {
-  for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
-    const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
+// A block of `bytes` posted as messages of at most kMessageBytes:
+// post(offset, count, request) posts one.
+template <class Post>
+void post_messages(std::vector<MPI_Request>& requests, std::uint64_t bytes, Post post) {
+  for (std::uint64_t done = 0; done < bytes; done += kMessageBytes) {
     requests.emplace_back();
-    MPI_Irecv(block.data() + done, n, MPI_BYTE, source, kBlockTag, world, &requests.back());
+    post(done, static_cast<int>(std::min<std::uint64_t>(kMessageBytes, bytes - done)), &requests.back());
   }
 }
 
+void post_receive(std::vector<MPI_Request>& requests, std::span<std::byte> block, int source, MPI_Comm world) {
+  post_messages(requests, block.size(), [&](std::uint64_t at, int n, MPI_Request* request) {
+    MPI_Irecv(block.data() + at, n, MPI_BYTE, source, kBlockTag, world, request);
+  });
+}
+
 void post_send(std::vector<MPI_Request>& requests, std::span<const std::byte> block, int destination, MPI_Comm world) {
-  for (std::uint64_t done = 0; done < block.size(); done += kMessageBytes) {
-    const auto n = static_cast<int>(std::min<std::uint64_t>(kMessageBytes, block.size() - done));
-    requests.emplace_back();
-    MPI_Isend(block.data() + done, n, MPI_BYTE, destination, kBlockTag, world, &requests.back());
-  }
+  post_messages(requests, block.size(), [&](std::uint64_t at, int n, MPI_Request* request) {
+    MPI_Isend(block.data() + at, n, MPI_BYTE, destination, kBlockTag, world, request);
+  });
 }
 
 void wait_all(std::vector<MPI_Request>& requests) {
@@ -65,31 +71,31 @@ void exchange_spans(const Cluster& cluster, const std::vector<std::span<const st
   wait_all(requests);
 }
 
-void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const std::byte>>& pieces,
-                      const GatheredValues& piece_sizes, const std::vector<std::span<std::byte>>& incoming,
-                      std::uint64_t& bytes_sent) {
+std::vector<std::uint64_t> allgather_pieces(const Cluster& cluster, const std::vector<std::span<const std::byte>>& pieces,
+                                            const std::function<std::byte*(std::uint64_t bytes)>& make_room,
+                                            std::uint64_t& bytes_sent) {
   const MPI_Comm world = cluster.world();
   const int ranks = cluster.size(), me = cluster.rank();
-  if (incoming.size() != static_cast<std::size_t>(ranks)) throw Error("allgather_pieces: one block per rank expected");
-  // Checked before any message is posted (a throw later would leave posted
-  // receives writing into freed memory).
+  std::vector<std::uint64_t> sizes;
+  for (const std::span<const std::byte> piece : pieces) sizes.push_back(piece.size());
+  const GatheredValues piece_sizes = allgather_values(cluster, sizes);
+  std::vector<std::uint64_t> source_bytes(static_cast<std::size_t>(ranks), 0);
   for (int source = 0; source < ranks; ++source) {
     const auto s = static_cast<std::size_t>(source);
-    std::uint64_t bytes = 0;
-    for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) bytes += piece_sizes.values[p];
-    if (source != me && bytes != incoming[s].size()) {
-      throw Error("allgather_pieces: rank " + std::to_string(source) + "'s pieces do not fill the room given for them");
-    }
+    if (source == me) continue;
+    for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) source_bytes[s] += piece_sizes.values[p];
   }
+  const std::vector<std::uint64_t> offsets = exclusive_offsets(source_bytes);
+  std::byte* room = nullptr;
+  run_collectively(world, [&] { room = make_room(offsets.back()); });
   std::vector<MPI_Request> requests;
   for (int k = 1; k < ranks; ++k) {
     const int source = (me - k + ranks) % ranks, destination = (me + k) % ranks;
     const auto s = static_cast<std::size_t>(source);
-    std::uint64_t at = 0;
+    std::byte* at = room + offsets[s];
     for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) {
-      const std::uint64_t size = piece_sizes.values[p];
-      post_receive(requests, incoming[s].subspan(at, size), source, world);
-      at += size;
+      post_receive(requests, {at, piece_sizes.values[p]}, source, world);
+      at += piece_sizes.values[p];
     }
     for (const std::span<const std::byte> piece : pieces) {
       post_send(requests, piece, destination, world);
@@ -97,6 +103,7 @@ void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const 
     }
     wait_all(requests);
   }
+  return offsets;
 }
 
 ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::span<const std::byte>>& blocks,

@@ -6,6 +6,7 @@
 // gathers of small vectors. Collective over the cluster's ranks.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -40,14 +41,16 @@ struct GatheredValues {
 };
 GatheredValues allgather_values(const Cluster& cluster, const std::vector<std::uint64_t>& mine);
 
-// Sends the same pieces, in order, to every other rank, and receives rank
-// s's pieces one after another into incoming[s], which they must fill (the
-// own rank's entry is left alone); piece_sizes holds every rank's piece
-// sizes (allgather_values of them). No piece is first copied
-// into one block. In round k each rank sends to rank + k and receives from
-// rank - k, so that a round's requests alone are outstanding. `bytes_sent` as above.
-void allgather_pieces(const Cluster& cluster, const std::vector<std::span<const std::byte>>& pieces,
-                      const GatheredValues& piece_sizes, const std::vector<std::span<std::byte>>& incoming,
-                      std::uint64_t& bytes_sent);
+// Sends the same pieces, in order, to every other rank (none is first
+// copied into one block) and receives every other rank's pieces into room
+// the caller makes: make_room(bytes) runs on every rank, any rank's failure
+// agreed before a message is posted, and returns `bytes` of writable
+// memory. Returns ranks + 1 offsets into it: rank s's pieces one after
+// another from offsets[s] (the own rank's range empty). In round k each rank
+// sends to rank + k and receives from rank - k, so that a round's requests
+// alone are outstanding. `bytes_sent` as above.
+std::vector<std::uint64_t> allgather_pieces(const Cluster& cluster, const std::vector<std::span<const std::byte>>& pieces,
+                                            const std::function<std::byte*(std::uint64_t bytes)>& make_room,
+                                            std::uint64_t& bytes_sent);
 
 }  // namespace hpcdb

@@ -99,39 +99,14 @@ struct ReceivedStreams {
   std::vector<std::uint64_t> offsets;  // ranks + 1; the own rank's stream is empty
 };
 
-// Room for each other rank's stream (the sum of its pieces), not
-// zero-filled: every byte is received.
-ReceivedStreams room_for_streams(const Cluster& cluster, const GatheredValues& piece_sizes) {
-  const auto ranks = static_cast<std::size_t>(cluster.size()), me = static_cast<std::size_t>(cluster.rank());
-  ReceivedStreams received;
-  received.offsets.assign(ranks + 1, 0);
-  for (std::size_t s = 0; s < ranks; ++s) {
-    std::uint64_t bytes = 0;
-    if (s != me) {
-      for (std::uint64_t p = piece_sizes.offsets[s]; p < piece_sizes.offsets[s + 1]; ++p) bytes += piece_sizes.values[p];
-    }
-    received.offsets[s + 1] = received.offsets[s] + bytes;
-  }
-  received.all = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(received.offsets.back()), table_memory_pool()), kWhat);
-  return received;
-}
-
-// Collective. The room is made, and a rank's failure to make it agreed,
-// before any rank posts a message.
+// Collective. The receive buffer is not zero-filled: every byte is received.
 ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& mine, std::uint64_t& bytes_sent) {
-  const auto ranks = static_cast<std::size_t>(cluster.size());
-  const std::vector<std::span<const std::byte>> pieces = mine.spans();
-  std::vector<std::uint64_t> sizes;
-  for (const auto& piece : pieces) sizes.push_back(piece.size());
-  const GatheredValues piece_sizes = allgather_values(cluster, sizes);
   ReceivedStreams received;
-  run_collectively(cluster.world(), [&] { received = room_for_streams(cluster, piece_sizes); });
-  std::vector<std::span<std::byte>> incoming(ranks);
-  for (std::size_t s = 0; s < ranks; ++s) {
-    incoming[s] = {reinterpret_cast<std::byte*>(received.all->mutable_data()) + received.offsets[s],
-                   received.offsets[s + 1] - received.offsets[s]};
-  }
-  allgather_pieces(cluster, pieces, piece_sizes, incoming, bytes_sent);
+  const auto make_room = [&](std::uint64_t bytes) {
+    received.all = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(bytes), table_memory_pool()), kWhat);
+    return reinterpret_cast<std::byte*>(received.all->mutable_data());
+  };
+  received.offsets = allgather_pieces(cluster, mine.spans(), make_room, bytes_sent);
   return received;
 }
 
