@@ -2,7 +2,8 @@
 // Record batches between all ranks: each rank sends rank d a batch (or none)
 // of one schema, serialized in Arrow's IPC format, through exchange_blocks
 // (rank_exchange.hpp); what arrives is read without a copy (the batches'
-// buffers point into the received bytes). Collective.
+// buffers point into the received bytes), and the own rank's batch is
+// kept as it is. Collective.
 #include <arrow/record_batch.h>
 
 #include <cstdint>

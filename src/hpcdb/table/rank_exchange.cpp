@@ -7,6 +7,8 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/net/agreement.hpp"
+#include "hpcdb/table/arrow_status.hpp"
+#include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
 namespace {
@@ -115,9 +117,14 @@ ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::sp
   MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, receive_sizes.data(), 1, MPI_UINT64_T, cluster.world());
   ReceivedBlocks received;
   received.offsets = exclusive_offsets(receive_sizes);
-  received.bytes.resize(received.offsets.back());
+  run_collectively(cluster.world(), [&] {
+    received.buffer = value_of(
+        arrow::AllocateBuffer(static_cast<std::int64_t>(received.offsets.back()), table_memory_pool()),
+        "cannot make room for the blocks other ranks send");
+  });
+  auto* room = reinterpret_cast<std::byte*>(received.buffer->mutable_data());
   std::vector<std::span<std::byte>> incoming(blocks.size());
-  for (std::size_t s = 0; s < blocks.size(); ++s) incoming[s] = {received.bytes.data() + received.offsets[s], receive_sizes[s]};
+  for (std::size_t s = 0; s < blocks.size(); ++s) incoming[s] = {room + received.offsets[s], receive_sizes[s]};
   exchange_spans(cluster, blocks, incoming, bytes_sent);
   const std::span<const std::byte> own = blocks[static_cast<std::size_t>(me)];
   if (!own.empty()) std::memcpy(incoming[static_cast<std::size_t>(me)].data(), own.data(), own.size());

@@ -4,9 +4,12 @@
 // blocks in messages of at most 256 MiB, so that no MPI count overflows),
 // the same pieces to every rank (their sizes gathered by the caller), and
 // gathers of small vectors. Collective over the cluster's ranks.
+#include <arrow/buffer.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -15,16 +18,20 @@
 namespace hpcdb {
 
 struct ReceivedBlocks {
-  std::vector<std::byte> bytes;         // the blocks of all sources, in rank order
-  std::vector<std::uint64_t> offsets;   // ranks + 1 offsets into bytes
+  std::shared_ptr<arrow::Buffer> buffer;  // the blocks of all sources, in rank order
+  std::vector<std::uint64_t> offsets;     // ranks + 1 offsets into buffer
+  std::span<const std::byte> bytes() const {
+    return {reinterpret_cast<const std::byte*>(buffer->data()), static_cast<std::size_t>(buffer->size())};
+  }
   std::span<const std::byte> from(int source) const {
     const auto s = static_cast<std::size_t>(source);
-    return {bytes.data() + offsets[s], offsets[s + 1] - offsets[s]};
+    return bytes().subspan(offsets[s], offsets[s + 1] - offsets[s]);
   }
 };
 
 // Sends blocks[d] to rank d (the own block is copied) and returns what every
-// rank sent this one. `bytes_sent` grows by the bytes sent to other ranks.
+// rank sent this one, received into a buffer of the engine's Arrow pool that
+// is not zero-filled first (its room made with failures agreed). `bytes_sent` grows by the bytes sent to other ranks.
 ReceivedBlocks exchange_blocks(const Cluster& cluster, const std::vector<std::span<const std::byte>>& blocks,
                                std::uint64_t& bytes_sent);
 

@@ -23,9 +23,10 @@ std::vector<std::uint8_t> matched_rows(const Cluster& cluster, const RowDirector
   const ReceivedBlocks received = exchange_blocks(cluster, blocks, bytes_sent);
   const std::uint64_t mine = directory.first(cluster.rank() + 1) - directory.first(cluster.rank());
   std::vector<std::uint8_t> flags(mine, 0);
-  for (std::size_t i = 0; i + sizeof(std::uint64_t) <= received.bytes.size(); i += sizeof(std::uint64_t)) {
+  const std::span<const std::byte> asked = received.bytes();
+  for (std::size_t i = 0; i + sizeof(std::uint64_t) <= asked.size(); i += sizeof(std::uint64_t)) {
     std::uint64_t row;
-    std::memcpy(&row, received.bytes.data() + i, sizeof row);
+    std::memcpy(&row, asked.data() + i, sizeof row);
     flags[row] = 1;
   }
   return flags;

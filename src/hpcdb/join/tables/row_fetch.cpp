@@ -70,7 +70,7 @@ RowFetch::RowFetch(const Cluster& cluster, const DistributedTable& table, const 
   }
   ReceivedBlocks received = exchange_blocks(cluster, blocks, bytes_sent);
   grouped = {};
-  asked_ = locate_rows(table, received.bytes, directory.first(cluster.rank()));
+  asked_ = locate_rows(table, received.bytes(), directory.first(cluster.rank()));
   asked_first_ = received.offsets;
   for (std::uint64_t& first : asked_first_) first /= sizeof(std::uint64_t);
 }
