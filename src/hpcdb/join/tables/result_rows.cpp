@@ -5,7 +5,7 @@
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/table/arrow_status.hpp"
-#include "hpcdb/table/column_take.hpp"
+#include "hpcdb/table/located_take.hpp"
 #include "hpcdb/table/memory_pool.hpp"
 
 namespace hpcdb {
@@ -30,6 +30,8 @@ std::vector<int> indices_of(const arrow::Schema& schema, const std::vector<std::
 std::shared_ptr<arrow::RecordBatch> own_rows(const DistributedTable& table, JoinSide side,
                                              const std::vector<std::uint64_t>& rows, const TableJoinSpec& spec,
                                              const std::shared_ptr<arrow::Schema>& schema) {
+  const std::vector<RowLocation> at = locate_rows(table, std::as_bytes(std::span<const std::uint64_t>(rows)), 0);
+  TakeScratch scratch;
   std::vector<std::shared_ptr<arrow::Array>> columns;
   for (std::size_t c = 0; c < spec.columns.size(); ++c) {
     const ResultColumn& column = spec.columns[c];
@@ -37,7 +39,7 @@ std::shared_ptr<arrow::RecordBatch> own_rows(const DistributedTable& table, Join
       columns.push_back(nulls_of(schema->field(static_cast<int>(c))->type(), static_cast<std::int64_t>(rows.size())));
       continue;
     }
-    columns.push_back(take_rows(*share_column(table, table.schema->GetFieldIndex(column.source)), rows));
+    columns.push_back(take_located(ShareColumn(table, table.schema->GetFieldIndex(column.source)), at, scratch));
   }
   return arrow::RecordBatch::Make(schema, static_cast<std::int64_t>(rows.size()), columns);
 }
