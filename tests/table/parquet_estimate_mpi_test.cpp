@@ -23,7 +23,7 @@
 namespace hpcdb::testing {
 namespace {
 
-// `rows` rows: a date of 12 values, a string of 5 values (8-15 bytes), a
+// `rows` rows: a date of 12 values, a string of 5 values (5-15 bytes), a
 // flag, and an id of distinct values; every column with a null now and then.
 std::shared_ptr<arrow::Table> repetitive_table(std::int64_t rows) {
   static const char* const kPriorities[] = {"1-URGENT", "2-HIGH", "3-MEDIUM", "4-NOT SPECIFIED", "5-LOW"};

@@ -7,8 +7,8 @@
 // reader's buffers, the operator's tuples, the fetch buffers, the result).
 // While the policy holds, glibc's malloc takes every allocation from its
 // heap and never trims it: the engine's own vectors. Its Arrow buffers come
-// from jemalloc (table/memory_pool.hpp), which keeps what is freed for
-// about a second. The peak resident memory is what it would be; the
+// from jemalloc where libarrow has it (table/memory_pool.hpp), which keeps
+// what is freed for about a second; from this heap in sanitizer builds. The peak resident memory is what it would be; the
 // process holds that peak while the policy holds.
 namespace hpcdb {
 

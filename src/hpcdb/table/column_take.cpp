@@ -38,27 +38,6 @@ std::shared_ptr<arrow::Array> as_one_array(const arrow::Datum& datum, const std:
 
 }  // namespace
 
-std::shared_ptr<arrow::ChunkedArray> share_column(const DistributedTable& table, int column) {
-  std::vector<std::shared_ptr<arrow::Array>> chunks;
-  for (const auto& batch : table.batches) chunks.push_back(batch->column(column));
-  return std::make_shared<arrow::ChunkedArray>(std::move(chunks), table.schema->field(column)->type());
-}
-
-std::shared_ptr<arrow::Array> take_rows(const arrow::ChunkedArray& column, const std::vector<std::uint64_t>& rows) {
-  require_compute();
-  if (column.num_chunks() == 0) {
-    if (!rows.empty()) throw Error("a row was asked of an empty column");
-    return value_of(arrow::MakeEmptyArray(column.type(), table_memory_pool()), "cannot make an empty array");
-  }
-  if (column.num_chunks() == 1) return take_rows(column.chunk(0), rows);
-  arrow::compute::ExecContext context(table_memory_pool());
-  auto chunked = std::make_shared<arrow::ChunkedArray>(column.chunks(), column.type());
-  const arrow::Datum taken = value_of(arrow::compute::Take(arrow::Datum(chunked), arrow::Datum(index_array(rows)),
-                                                                           arrow::compute::TakeOptions::Defaults(), &context),
-                                      "cannot take rows of a column");
-  return as_one_array(taken, column.type());
-}
-
 std::shared_ptr<arrow::Array> take_rows(const std::shared_ptr<arrow::Array>& column, const std::vector<std::uint64_t>& rows) {
   require_compute();
   arrow::compute::ExecContext context(table_memory_pool());

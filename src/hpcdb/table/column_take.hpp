@@ -1,23 +1,17 @@
 #pragma once
-// Rows of a distributed table's share picked by local row number (Arrow's
-// take kernel), and the arrays that hold a column of the share.
+// Rows of an array picked by number with Arrow's take kernel (the engine's
+// own takes are located_take.hpp's; this one is the tests' reference),
+// casts and concatenation of arrays.
 #include <arrow/array.h>
-#include <arrow/chunked_array.h>
 
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "hpcdb/table/distributed_table.hpp"
-
 namespace hpcdb {
 
-// Column `column` of the share as one chunked array (no copy).
-std::shared_ptr<arrow::ChunkedArray> share_column(const DistributedTable& table, int column);
-
-// The values at `rows` (local row numbers), in that order, as one array.
-std::shared_ptr<arrow::Array> take_rows(const arrow::ChunkedArray& column, const std::vector<std::uint64_t>& rows);
+// The values at `rows`, in that order, as one array.
 std::shared_ptr<arrow::Array> take_rows(const std::shared_ptr<arrow::Array>& column, const std::vector<std::uint64_t>& rows);
 
 // The values as another type (Arrow's cast; Error naming `what` if they do not convert).

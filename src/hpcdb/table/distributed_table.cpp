@@ -51,7 +51,8 @@ DistributedTable from_arrow_table(const std::shared_ptr<arrow::Table>& table) {
   DistributedTable result;
   result.schema = table->schema();
   arrow::TableBatchReader reader(*table);
-  reader.set_chunksize(std::int64_t{1} << 40);
+  // Row locations number a batch's rows in 32 bits (row_gather.hpp).
+  reader.set_chunksize(std::int64_t{1} << 31);
   for (;;) {
     std::shared_ptr<arrow::RecordBatch> batch;
     check_arrow(reader.ReadNext(&batch), "cannot read the table's batches");

@@ -2,8 +2,7 @@
 // The byte movements the table operators make between all ranks: every rank
 // sends each rank a block of bytes of any size (counts exchanged first, the
 // blocks in messages of at most 256 MiB, so that no MPI count overflows),
-// the same pieces to every rank (their sizes gathered by the caller), and
-// gathers of small vectors. Collective over the cluster's ranks.
+// the same pieces to every rank, and gathers of small vectors. Collective over the cluster's ranks.
 #include <arrow/buffer.h>
 
 #include <cstddef>

@@ -2,11 +2,11 @@
 
 #include <arrow/record_batch.h>
 
+#include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/table/batch_exchange.hpp"
-#include "hpcdb/net/agreement.hpp"
-#include "hpcdb/table/located_take.hpp"
 #include "hpcdb/table/key_hash.hpp"
+#include "hpcdb/table/located_take.hpp"
 #include "hpcdb/table/row_keys.hpp"
 
 namespace hpcdb {
