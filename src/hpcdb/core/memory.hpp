@@ -89,8 +89,8 @@ void prefault(void* data, std::size_t bytes);
 // they are new, in one call (madvise's MADV_POPULATE_WRITE, Linux 5.14 and
 // later; elsewhere the pages are faulted in as they are touched). Ranges
 // under 64 KiB are left alone. Only for memory that will be written whole:
-// populated pages are resident whether they are used or not. On the 2-core VM the project is measured on,
-// first touching 1 GiB took 0.93-1.14 s page by page and 0.64-0.70 s
+// populated pages are resident whether they are used or not. On the 2-core
+// VM the project is measured on, first touching 1 GiB took 0.93-1.14 s page by page and 0.64-0.70 s
 // populated first; pages already resident cost the call 0.05 s a GiB.
 void populate_pages(void* data, std::size_t bytes);
 // Whether this kernel populates pages (asked once).

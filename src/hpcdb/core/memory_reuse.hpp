@@ -8,8 +8,9 @@
 // While the policy holds, glibc's malloc takes every allocation from its
 // heap and never trims it: the engine's own vectors. Its Arrow buffers come
 // from jemalloc where libarrow has it (table/memory_pool.hpp), which keeps
-// what is freed for about a second; from this heap in sanitizer builds. The peak resident memory is what it would be; the
-// process holds that peak while the policy holds.
+// what is freed for about a second; from this heap in sanitizer builds.
+// The peak resident memory is what it would be; the process holds that
+// peak while the policy holds.
 namespace hpcdb {
 
 // For the whole process (a command: it holds the peak until it exits).

@@ -13,8 +13,8 @@ namespace {
 // names, as for Arrow's own default pool; without it, Arrow's jemalloc
 // where libarrow has it and no sanitizer watches, else the C library's.
 // Measured on SF10's join (docs/tables.md): jemalloc keeps the peak lower
-// and the phases faster than glibc; mimalloc (Arrow's default) hands freed
-// pages back to the kernel within milliseconds, and every block is fresh.
+// and the phases faster than glibc; mimalloc (Arrow's default) was slower
+// than both, presumably as it gives freed pages back to the kernel soon.
 arrow::MemoryPool& underlying_pool() {
   if (std::getenv("ARROW_DEFAULT_MEMORY_POOL") != nullptr) return *arrow::default_memory_pool();
   arrow::MemoryPool* jemalloc = nullptr;

@@ -93,18 +93,14 @@ std::vector<std::shared_ptr<arrow::RecordBatch>> batches_of(const std::shared_pt
   return value_of(reader->ToRecordBatches(), kWhat);
 }
 
-// Every other rank's stream, each whole in `all` from its offset on.
-struct ReceivedStreams {
-  std::shared_ptr<arrow::Buffer> all;
-  std::vector<std::uint64_t> offsets;  // ranks + 1; the own rank's stream is empty
-};
-
-// Collective. The receive buffer is not zero-filled: every byte is received.
-ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& mine, std::uint64_t& bytes_sent) {
-  ReceivedStreams received;
+// Every other rank's stream, each whole from its offset on (the own rank's
+// empty). Collective. The receive buffer is not zero-filled: every byte is
+// received.
+ReceivedBlocks exchange_streams(const Cluster& cluster, const StreamPieces& mine, std::uint64_t& bytes_sent) {
+  ReceivedBlocks received;
   const auto make_room = [&](std::uint64_t bytes) {
-    received.all = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(bytes), table_memory_pool()), kWhat);
-    return reinterpret_cast<std::byte*>(received.all->mutable_data());
+    received.buffer = value_of(arrow::AllocateBuffer(static_cast<std::int64_t>(bytes), table_memory_pool()), kWhat);
+    return reinterpret_cast<std::byte*>(received.buffer->mutable_data());
   };
   received.offsets = allgather_pieces(cluster, mine.spans(), make_room, bytes_sent);
   return received;
@@ -114,7 +110,7 @@ ReceivedStreams exchange_streams(const Cluster& cluster, const StreamPieces& min
 
 AllgatheredTable allgather_table(const Cluster& cluster, const DistributedTable& share, std::uint64_t& bytes_sent) {
   const auto ranks = static_cast<std::size_t>(cluster.size()), me = static_cast<std::size_t>(cluster.rank());
-  ReceivedStreams received;
+  ReceivedBlocks received;
   if (ranks > 1) {
     // Encoded with every rank's failure agreed before any rank goes on.
     std::shared_ptr<StreamPieces> mine;
@@ -128,7 +124,7 @@ AllgatheredTable allgather_table(const Cluster& cluster, const DistributedTable&
     if (s == me) {
       for (const auto& batch : share.batches) result.table.batches.push_back(batch);
     } else if (received.offsets[s + 1] > received.offsets[s]) {
-      const auto slice = arrow::SliceBuffer(received.all, static_cast<std::int64_t>(received.offsets[s]),
+      const auto slice = arrow::SliceBuffer(received.buffer, static_cast<std::int64_t>(received.offsets[s]),
                                             static_cast<std::int64_t>(received.offsets[s + 1] - received.offsets[s]));
       for (auto& batch : batches_of(slice)) result.table.batches.push_back(std::move(batch));
     }
