@@ -41,7 +41,7 @@ void expect_like_reference(const KeyIndex& index, const RowKeys& keys, const std
 TEST(KeyIndex, DenseKeysWithDuplicatesNullsAndProbesOutsideTheirRange) {
   const RowKeys keys = keys_of({-3, 5, 5, 0, 7, -3, 2}, {1, 1, 1, 0, 1, 1, 1});
   const KeyIndex index(keys);
-  EXPECT_TRUE(index.dense());
+  EXPECT_EQ(index.layout(), KeyIndex::Layout::dense);
   EXPECT_TRUE(index.chained());  // 5 and -3 twice
   EXPECT_EQ(index.slots(), 11u);  // -3 to 7
   expect_like_reference(index, keys, {-4, -3, 0, 2, 5, 6, 7, 8, 1000, INT64_MIN, INT64_MAX});
@@ -53,7 +53,7 @@ TEST(KeyIndex, UniqueDenseKeysNeedNoChain) {
   std::reverse(values.begin(), values.end());
   const RowKeys keys = keys_of(values);
   const KeyIndex index(keys);
-  EXPECT_TRUE(index.dense());
+  EXPECT_EQ(index.layout(), KeyIndex::Layout::dense);
   EXPECT_FALSE(index.chained());
   std::vector<std::int64_t> probes;
   for (std::int64_t k = -2; k <= 4003; ++k) probes.push_back(k);
@@ -69,11 +69,45 @@ TEST(KeyIndex, SparseKeysAreHashed) {
   values.push_back(INT64_MAX);
   const RowKeys keys = keys_of(values);
   const KeyIndex index(keys);
-  EXPECT_FALSE(index.dense());
+  EXPECT_EQ(index.layout(), KeyIndex::Layout::hashed);
   EXPECT_GE(index.slots(), 2 * values.size());
   std::vector<std::int64_t> probes(values.begin(), values.begin() + 1000);
   for (int i = 0; i < 1000; ++i) probes.push_back(static_cast<std::int64_t>(random()));
   expect_like_reference(index, keys, probes);
+}
+
+TEST(KeyIndex, UniqueAscendingKeysAreRankedInABitmap) {
+  std::vector<std::int64_t> values;
+  for (std::int64_t k = -70; k <= 4000; k += 4) values.push_back(k);  // TPC-H's order keys are as sparse
+  for (std::int64_t k = 4100; k <= 20000; k += 63) values.push_back(k);  // sparser, words with one key
+  values.push_back(INT64_C(80000));  // 60,000 slots on: 63 slots a row in all (1,271 rows), 64 allowed
+  const RowKeys keys = keys_of(values);
+  const KeyIndex index(keys);
+  EXPECT_EQ(index.layout(), KeyIndex::Layout::ascending);
+  EXPECT_FALSE(index.chained());
+  EXPECT_EQ(index.slots(), 80071u);
+  std::vector<std::int64_t> probes{INT64_MIN, INT64_MAX, -71, 79999, 80000, 80001};
+  for (std::int64_t k = -72; k <= 20100; ++k) probes.push_back(k);
+  expect_like_reference(index, keys, probes);
+}
+
+TEST(KeyIndex, AscendingNeedsUniqueKeysOnEveryRowWithinItsSpan) {
+  // A repeated key, a row without a key, a step back and too sparse a span
+  // each fall back to the layouts that handle them.
+  const RowKeys repeated = keys_of({1, 3, 3, 5});
+  const RowKeys keyless = keys_of({1, 3, 4, 5}, {1, 1, 0, 1});
+  const RowKeys step_back = keys_of({1, 3, 2, 5});
+  std::vector<std::int64_t> sparse;
+  for (std::int64_t k = 0; k < 100 * 65 * 30; k += 65 * 30) sparse.push_back(k);  // 1,950 slots a row
+  for (const RowKeys& keys : {repeated, keyless, step_back, keys_of(sparse)}) {
+    const KeyIndex index(keys);
+    EXPECT_NE(index.layout(), KeyIndex::Layout::ascending);
+    std::vector<std::int64_t> probes{-1, 0, 1, 2, 3, 4, 5, 6, 1950, 1951};
+    expect_like_reference(index, keys, probes);
+  }
+  EXPECT_EQ(KeyIndex(repeated).layout(), KeyIndex::Layout::dense);
+  EXPECT_EQ(KeyIndex(keys_of(sparse)).layout(), KeyIndex::Layout::hashed);
+  EXPECT_EQ(KeyIndex(keys_of({INT64_MIN, INT64_MAX})).layout(), KeyIndex::Layout::hashed);  // a span of 2^64
 }
 
 TEST(KeyIndex, NoRowsOrNoKeysMatchNothing) {
