@@ -6,6 +6,7 @@
 #include <optional>
 #include <span>
 
+#include "hpcdb/core/cpu_dispatch.hpp"
 #include "hpcdb/join/tables/key_equality.hpp"
 #include "hpcdb/join/tables/key_index.hpp"
 #include "hpcdb/join/tables/matched_rows.hpp"
@@ -92,8 +93,10 @@ struct TakenColumns {
 
 // `first_only`: a probe row's first match will do (semi and anti joins that
 // keep no build row, on keys compared exactly): a key's duplicates on the
-// build side do not multiply the pairs.
-void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys, bool first_only, BatchPairs& pairs) {
+// build side do not multiply the pairs. Compiled for POPCNT as well: an
+// ascending index counts bits.
+HPCDB_CLONES_POPCNT void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys, bool first_only,
+                                     BatchPairs& pairs) {
   constexpr std::size_t kAhead = 16;  // rows whose slots are fetched ahead of their probe
   pairs.probe.clear();
   pairs.build.clear();
@@ -102,7 +105,8 @@ void probe_batch(const KeyIndex& index, std::uint32_t batch, const RowKeys& keys
     if (i + kAhead < n) index.prefetch(keys.keys[i + kAhead]);
     if (!keys.valid[i]) continue;
     const auto row_in_batch = static_cast<std::uint32_t>(i);
-    index.for_each_match(keys.keys[i], [&](std::uint32_t row) {
+    // Inlined into each of the index's layouts (a call per match otherwise).
+    index.for_each_match(keys.keys[i], [&](std::uint32_t row) __attribute__((always_inline)) {
       if (first_only && !pairs.probe.empty() && pairs.probe.back().row == row_in_batch) return;
       pairs.probe.push_back({batch, row_in_batch});
       pairs.build.push_back(row);

@@ -4,6 +4,7 @@
 #include <bit>
 #include <limits>
 
+#include "hpcdb/core/cpu_dispatch.hpp"
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/memory.hpp"
 
@@ -75,7 +76,9 @@ void KeyIndex::choose_layout(std::uint64_t rows, std::uint64_t indexed, std::int
   // tiny counts). Ascending needs every row to have a key: a row is then
   // the number of keys before its own.
   const std::uint64_t span = indexed ? static_cast<std::uint64_t>(most) - static_cast<std::uint64_t>(least) + 1 : 0;
-  const auto spans_at_most = [&](std::uint64_t slots_a_row) { return span > 0 && span <= slots_a_row * indexed + 1024; };
+  const auto spans_at_most = [&](std::uint64_t slots_a_row) {
+    return span > 0 && span <= slots_a_row * indexed + 1024;
+  };
   if (indexed > 0 && indexed == rows && ascending && spans_at_most(kAscendingSlotsPerRow)) {
     layout_ = Layout::ascending;
     least_ = static_cast<std::uint64_t>(least);
@@ -91,7 +94,8 @@ void KeyIndex::choose_layout(std::uint64_t rows, std::uint64_t indexed, std::int
     return;
   }
   layout_ = Layout::hashed;
-  const unsigned bits = std::max(1u, static_cast<unsigned>(std::bit_width(std::max<std::uint64_t>(2 * indexed, 2) - 1)));
+  const unsigned bits =
+      std::max(1u, static_cast<unsigned>(std::bit_width(std::max<std::uint64_t>(2 * indexed, 2) - 1)));
   shift_ = 64 - bits;
   slots_ = std::uint64_t{1} << bits;
   assign_populated(head_, slots_, kNone);
@@ -99,7 +103,7 @@ void KeyIndex::choose_layout(std::uint64_t rows, std::uint64_t indexed, std::int
   assign_populated(next_, rows, kNone);
 }
 
-void KeyIndex::count_keys_before() {
+HPCDB_CLONES_POPCNT void KeyIndex::count_keys_before() {
   std::uint64_t before = 0;
   for (RankedWord& word : words_) {
     word.before = before;

@@ -39,16 +39,19 @@ class KeyIndex {
   KeyIndex(const DistributedTable& table, const std::vector<int>& key_columns, KeyEncoding encoding,
            unsigned hash_bits);
 
-  // Calls on_match(row) for every indexed row whose key is `key`, in row order.
+  // Calls on_match(row) for every indexed row whose key is `key`, in row
+  // order. Always inlined: a probe loop calls it once a row.
   template <class OnMatch>
-  void for_each_match(std::uint64_t key, OnMatch&& on_match) const {
+  [[gnu::always_inline]] void for_each_match(std::uint64_t key, OnMatch&& on_match) const {
     const std::uint64_t s = slot(key);
     if (s >= slots_) return;
     switch (layout_) {
       case Layout::ascending: {
         const RankedWord& word = words_[s / 64];
         const std::uint64_t below = (std::uint64_t{1} << (s % 64)) - 1;
-        if ((word.bits >> (s % 64)) & 1) on_match(static_cast<std::uint32_t>(word.before + std::popcount(word.bits & below)));
+        if ((word.bits >> (s % 64)) & 1) {
+          on_match(static_cast<std::uint32_t>(word.before + std::popcount(word.bits & below)));
+        }
         return;
       }
       case Layout::dense:
