@@ -58,7 +58,8 @@ std::shared_ptr<arrow::Array> take_strings(const ShareColumn& column, std::span<
     offset[i + 1] = offset[i] + length;
   }
   std::shared_ptr<arrow::Buffer> data = allocate(std::max<std::uint64_t>(total, 1));
-  column.gather_string_bytes(rows, reinterpret_cast<std::byte*>(data->mutable_data()));
+  auto* bytes = reinterpret_cast<std::byte*>(data->mutable_data());
+  column.gather_string_bytes(rows, bytes, bytes + data->capacity());
   return arrow::MakeArray(arrow::ArrayData::Make(column.type(), static_cast<std::int64_t>(n),
                                                  {std::move(validity), std::move(offsets), std::move(data)}, null_count));
 }

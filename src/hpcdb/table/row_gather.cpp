@@ -52,15 +52,35 @@ std::uint64_t gather_lengths_as(const std::vector<std::shared_ptr<arrow::ArrayDa
   return sum;
 }
 
+// Strings of up to 16 bytes are copied as 16 bytes, a fixed-size copy the
+// compiler inlines (a call to memcpy per string otherwise), where the source
+// buffer holds them and `out_end` leaves room; the bytes past a string are
+// written over by the next one.
 template <typename Offset>
 void gather_bytes_as(const std::vector<std::shared_ptr<arrow::ArrayData>>& chunks, std::span<const RowLocation> rows,
-                     std::byte* out) {
+                     std::byte* out, const std::byte* out_end) {
+  constexpr std::size_t kShort = 16;
+  struct Source {
+    const Offset* offsets;
+    const std::byte* bytes;
+    std::size_t size;
+  };
+  std::vector<Source> sources;
+  for (const auto& chunk : chunks) {
+    const std::shared_ptr<arrow::Buffer>& data = chunk->buffers[2];
+    sources.push_back({offsets_of<Offset>(*chunk), data ? reinterpret_cast<const std::byte*>(data->data()) : nullptr,
+                       data ? static_cast<std::size_t>(data->size()) : 0});
+  }
   for (const RowLocation& r : rows) {
-    const arrow::ArrayData& chunk = *chunks[r.batch];
-    const Offset* o = offsets_of<Offset>(chunk) + r.row;
+    const Source& source = sources[r.batch];
+    const Offset* o = source.offsets + r.row;
+    const auto begin = static_cast<std::size_t>(o[0]);
     const auto length = static_cast<std::size_t>(o[1] - o[0]);
-    if (length == 0) continue;
-    std::memcpy(out, chunk.buffers[2]->data() + o[0], length);
+    if (length <= kShort && begin + kShort <= source.size && out_end - out >= static_cast<std::ptrdiff_t>(kShort)) {
+      std::memcpy(out, source.bytes + begin, kShort);
+    } else if (length > 0) {
+      std::memcpy(out, source.bytes + begin, length);
+    }
     out += length;
   }
 }
@@ -163,9 +183,10 @@ std::uint64_t ShareColumn::gather_lengths(std::span<const RowLocation> rows, std
   return gather_lengths_as<std::int32_t>(chunks_, rows, out);
 }
 
-void ShareColumn::gather_string_bytes(std::span<const RowLocation> rows, std::byte* out) const {
-  if (string_offset_bytes(*type_) == 8) return gather_bytes_as<std::int64_t>(chunks_, rows, out);
-  gather_bytes_as<std::int32_t>(chunks_, rows, out);
+void ShareColumn::gather_string_bytes(std::span<const RowLocation> rows, std::byte* out,
+                                      const std::byte* out_end) const {
+  if (string_offset_bytes(*type_) == 8) return gather_bytes_as<std::int64_t>(chunks_, rows, out, out_end);
+  gather_bytes_as<std::int32_t>(chunks_, rows, out, out_end);
 }
 
 std::uint64_t sum_lengths(const arrow::DataType& type, const std::byte* lengths, std::uint64_t count) {

@@ -64,8 +64,10 @@ class ShareColumn {
   void gather_flags(std::span<const RowLocation> rows, bool validity, std::byte* out) const;
   // String lengths in the offsets' width (string_offset_bytes); returns their sum.
   std::uint64_t gather_lengths(std::span<const RowLocation> rows, std::byte* out) const;
-  // The strings' bytes, one after the other.
-  void gather_string_bytes(std::span<const RowLocation> rows, std::byte* out) const;
+  // The strings' bytes, one after the other, from `out`; the bytes after
+  // them up to `out_end` (the end of the room, at least their sum) may be
+  // written over too.
+  void gather_string_bytes(std::span<const RowLocation> rows, std::byte* out, const std::byte* out_end) const;
 
  private:
   std::shared_ptr<arrow::DataType> type_;

@@ -166,7 +166,11 @@ std::shared_ptr<arrow::Array> RowFetch::fetch_strings(const ShareColumn& values,
   }
   // ... then the strings' bytes.
   const std::byte* bytes = exchange(
-      [&](int, std::span<const RowLocation> rows, std::byte* to) { values.gather_string_bytes(rows, to); }, sent_bytes,
+      [&](int asker, std::span<const RowLocation> rows, std::byte* to) {
+        const auto a = static_cast<std::size_t>(asker);
+        values.gather_string_bytes(rows, to, to + (sent_bytes[a + 1] - sent_bytes[a]));
+      },
+      sent_bytes,
       received_bytes, nullptr, scratch.send(sent_bytes.back()), scratch.receive_more(received_bytes.back()), bytes_sent);
   return place_strings(values.type(), lengths, bytes, placement(), static_cast<std::int64_t>(request_first_.back()),
                        std::move(validity), null_count);
