@@ -12,13 +12,27 @@
 
 namespace hpcdb {
 
+// The status' message, with the system's reason where Arrow keeps it apart
+// ("Error writing bytes to file" says nothing of a full disk or a file size
+// limit; its errno is the status' detail).
+inline std::string arrow_message(const arrow::Status& status) {
+  std::string message = status.message();
+  if (const auto& detail = status.detail(); detail != nullptr) {
+    std::string reason = detail->ToString();  // "[errno 27] File too large"
+    const auto text = reason.find("] ");
+    if (reason.rfind("[errno", 0) == 0 && text != std::string::npos) reason = reason.substr(text + 2);
+    if (!reason.empty() && message.find(reason) == std::string::npos) message += ": " + reason;
+  }
+  return message;
+}
+
 inline void check_arrow(const arrow::Status& status, const std::string& what) {
-  if (!status.ok()) throw Error(what + ": " + status.message());
+  if (!status.ok()) throw Error(what + ": " + arrow_message(status));
 }
 
 template <class T>
 T value_of(arrow::Result<T> result, const std::string& what) {
-  if (!result.ok()) throw Error(what + ": " + result.status().message());
+  if (!result.ok()) throw Error(what + ": " + arrow_message(result.status()));
   return std::move(result).ValueUnsafe();
 }
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <utility>
 
 #include "hpcdb/core/error.hpp"
 #include "hpcdb/core/interruption.hpp"
@@ -190,7 +191,16 @@ void ParquetDirectoryWriter::write_row_groups(bool last) {
 }
 
 void ParquetDirectoryWriter::consume(std::shared_ptr<arrow::RecordBatch> batch) {
-  run_collectively(cluster_.world(), [&] { write_local(batch); });
+  if (failure_) return;
+  try {
+    write_local(batch);
+  } catch (...) {
+    failure_ = std::current_exception();
+  }
+}
+
+void ParquetDirectoryWriter::agree() {
+  agree_on_failure(cluster_.world(), std::exchange(failure_, nullptr));
 }
 
 void ParquetDirectoryWriter::write_share(const DistributedTable& share) {
@@ -202,6 +212,7 @@ void ParquetDirectoryWriter::write_share(const DistributedTable& share) {
 WriteStats ParquetDirectoryWriter::commit() {
   WriteStats stats;
   run_collectively(cluster_.world(), [&] {
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
     write_row_groups(true);
     OpenFile& file = *file_;
     writing(file.what, [&] {

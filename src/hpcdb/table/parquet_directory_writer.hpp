@@ -9,6 +9,7 @@
 // Batches are written as they come (ParquetDirectoryWriter), so that a
 // result never has to be in memory whole to reach the files.
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <string>
 
@@ -47,13 +48,15 @@ class ParquetDirectoryWriter final : public ResultSink {
   ParquetDirectoryWriter(const ParquetDirectoryWriter&) = delete;
   ParquetDirectoryWriter& operator=(const ParquetDirectoryWriter&) = delete;
 
-  // Collective: writes this rank's batch (failures agreed).
+  // Writes this rank's batch; a failure is held until agree() or commit().
   void consume(std::shared_ptr<arrow::RecordBatch> batch) override;
+  void agree() override;
   // Collective: writes this rank's share (failures agreed).
   void write_share(const DistributedTable& share);
   bool keeps_batches() const override { return false; }
   std::string phase() const override { return "write"; }
-  // Collective: closes every rank's file and puts the directory in place.
+  // Collective: closes every rank's file and puts the directory in place
+  // (a held failure of any rank ends every rank instead).
   WriteStats commit();
   // Rows this rank has written.
   std::uint64_t rows_written() const { return rows_; }
@@ -72,6 +75,7 @@ class ParquetDirectoryWriter final : public ResultSink {
   std::string staging_;  // the hidden directory, on every rank
   std::unique_ptr<OpenFile> file_;
   bool committed_ = false;
+  std::exception_ptr failure_;  // of consume, held until agreed
   std::uint64_t rows_ = 0;
 };
 

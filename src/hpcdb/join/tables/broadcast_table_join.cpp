@@ -240,11 +240,26 @@ class ProbeLoop {
     }
     if (kept_.pairs) hand_over_pairs();
     if (kept_.probe) hand_over_probe_rows(batch);
+    if ((step + 1) % kStepsPerAgreement == 0) agree_on_sink(sink_, seconds_.sink);
   }
 
-  // The build side's kept rows of `build_share`, this rank's own.
+  // The build side's kept rows of `build_share`, this rank's own; the
+  // sink's failures agreed.
   void finish(const DistributedTable& build_share) {
-    if (!kept_.build) return;
+    if (kept_.build) hand_over_build_rows(build_share);
+    agree_on_sink(sink_, seconds_.sink);
+  }
+
+  const Counts& counts() const { return counts_; }
+  const LoopSeconds& seconds() const { return seconds_; }
+
+ private:
+  // Probe batches between agreements on the sink's failures (64Ki rows a
+  // batch from Parquet: a failed write is known everywhere within about a
+  // million rows' work).
+  static constexpr std::size_t kStepsPerAgreement = 16;
+
+  void hand_over_build_rows(const DistributedTable& build_share) {
     agree_build_matches(cluster_, build_matched_);
     const auto me = static_cast<std::size_t>(cluster_.rank());
     const auto first = static_cast<std::ptrdiff_t>(sides_.build.first_row[me]);
@@ -254,17 +269,11 @@ class ProbeLoop {
               seconds_.sink);
   }
 
-  const Counts& counts() const { return counts_; }
-  const LoopSeconds& seconds() const { return seconds_; }
-
- private:
-  // The batch's pairs as result rows, in slices of settings.slice_rows (as
-  // many on every rank).
+  // The batch's pairs as result rows, in slices of settings.slice_rows.
   void hand_over_pairs() {
     const std::size_t n = pairs_.probe.size();
     const std::uint64_t slice = settings_.slice_rows;
-    const auto pieces =
-        allreduce<std::uint64_t>(std::max<std::uint64_t>((n + slice - 1) / slice, 1), MPI_MAX, cluster_.world());
+    const std::uint64_t pieces = (n + slice - 1) / slice;
     for (std::uint64_t p = 0; p < pieces; ++p) {
       const std::size_t begin = std::min<std::size_t>(n, p * slice);
       const std::size_t end = std::min<std::size_t>(n, begin + slice);

@@ -50,4 +50,10 @@ void hand_over(ResultSink& sink, std::shared_ptr<arrow::RecordBatch> batch, doub
   sink_seconds += MPI_Wtime() - start;
 }
 
+void agree_on_sink(ResultSink& sink, double& sink_seconds) {
+  const double start = MPI_Wtime();
+  sink.agree();
+  sink_seconds += MPI_Wtime() - start;
+}
+
 }  // namespace hpcdb

@@ -24,7 +24,11 @@ std::shared_ptr<arrow::RecordBatch> own_rows(const DistributedTable& table, Join
                                              const std::vector<std::uint64_t>& rows, const TableJoinSpec& spec,
                                              const std::shared_ptr<arrow::Schema>& schema);
 
-// Hands a batch to the sink (collective), adding the time it takes there.
+// Hands a batch to the sink (this rank's), adding the time it takes there.
 void hand_over(ResultSink& sink, std::shared_ptr<arrow::RecordBatch> batch, double& sink_seconds);
+
+// Collective: the sink's failures agreed (ResultSink::agree), the time
+// added likewise.
+void agree_on_sink(ResultSink& sink, double& sink_seconds);
 
 }  // namespace hpcdb

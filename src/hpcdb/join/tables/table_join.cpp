@@ -122,6 +122,7 @@ void pair_rows_into(const Cluster& cluster, const DistributedTable& left, const 
               pair_batch(cluster, left, right, left_rows, right_rows, all_left.subspan(begin, count),
                          all_right.subspan(begin, count), spec, schema, scratch, bytes_sent),
               sink_seconds);
+    agree_on_sink(sink, sink_seconds);  // a slice is collective anyway
   }
 }
 
@@ -197,6 +198,7 @@ TableJoinOutcome join_tables(const Cluster& cluster, const DistributedTable& lef
     const std::vector<std::uint8_t> matched = matched_rows(cluster, right_rows, pairs.right, sent);
     hand_over(sink, own_rows(right, JoinSide::right, rows_flagged(matched, 0), spec, out.schema), sink_seconds);
   }
+  agree_on_sink(sink, sink_seconds);
   out.materialize_bytes = allreduce(sent, MPI_SUM, cluster.world());
   timer.phase(out.phases, "materialize", sink.phase(), sink_seconds);
   return out;
