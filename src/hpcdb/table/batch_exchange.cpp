@@ -63,19 +63,23 @@ std::vector<std::shared_ptr<arrow::RecordBatch>> exchange_batches(
   }
   const ReceivedBlocks received = exchange_blocks(cluster, blocks, bytes_sent);
   serialized.clear();
+  // A message that cannot be read (a peer's corrupt one) ends every rank,
+  // not only the one that received it.
   std::vector<std::shared_ptr<arrow::RecordBatch>> result;
-  for (std::size_t s = 0; s < batches.size(); ++s) {
-    const std::uint64_t begin = received.offsets[s], end = received.offsets[s + 1];
-    if (s == me) {
-      result.push_back(batches[s] ? batches[s] : empty_batch(schema));
-    } else if (begin == end) {
-      result.push_back(empty_batch(schema));
-    } else {
-      const auto block = arrow::SliceBuffer(received.buffer, static_cast<std::int64_t>(begin),
-                                            static_cast<std::int64_t>(end - begin));
-      result.push_back(read_batch(block, schema, what));
+  run_collectively(cluster.world(), [&] {
+    for (std::size_t s = 0; s < batches.size(); ++s) {
+      const std::uint64_t begin = received.offsets[s], end = received.offsets[s + 1];
+      if (s == me) {
+        result.push_back(batches[s] ? batches[s] : empty_batch(schema));
+      } else if (begin == end) {
+        result.push_back(empty_batch(schema));
+      } else {
+        const auto block = arrow::SliceBuffer(received.buffer, static_cast<std::int64_t>(begin),
+                                              static_cast<std::int64_t>(end - begin));
+        result.push_back(read_batch(block, schema, what));
+      }
     }
-  }
+  });
   return result;
 }
 
