@@ -97,18 +97,56 @@ TEST(LocatedTake, LargeStringsLikewise) {
   expect_taken_strings<arrow::LargeStringBuilder>(arrow::large_utf8());
 }
 
-TEST(LocatedTake, OneShortStringWithoutRoomToSpare) {
-  // A single 3-byte string: its source buffer and the result's hold less
-  // than 16 bytes of it, so it is copied as its own bytes.
+// A string column over buffers of exactly its offsets and bytes (no
+// padding: a read past the last string is outside the allocation, which
+// AddressSanitizer reports), one of them a slice of a larger buffer.
+struct ExactStrings {
+  std::vector<std::int32_t> offsets;
+  std::vector<std::uint8_t> bytes;
+  std::shared_ptr<arrow::Array> array(std::shared_ptr<arrow::Buffer> data = nullptr) const {
+    auto offset_buffer = std::make_shared<arrow::Buffer>(reinterpret_cast<const std::uint8_t*>(offsets.data()),
+                                                         static_cast<std::int64_t>(offsets.size() * 4));
+    if (!data) data = std::make_shared<arrow::Buffer>(bytes.data(), static_cast<std::int64_t>(bytes.size()));
+    return arrow::MakeArray(arrow::ArrayData::Make(arrow::utf8(), static_cast<std::int64_t>(offsets.size() - 1),
+                                                   {nullptr, offset_buffer, data}, 0));
+  }
+};
+
+ExactStrings exact_strings(const std::vector<std::string>& values) {
+  ExactStrings s{{0}, {}};
+  for (const std::string& v : values) {
+    s.bytes.insert(s.bytes.end(), v.begin(), v.end());
+    s.offsets.push_back(static_cast<std::int32_t>(s.bytes.size()));
+  }
+  return s;
+}
+
+TEST(LocatedTake, GatheredBytesStayWithinTheSourcesAndTheRoomGiven) {
+  const ExactStrings first = exact_strings({"a", "", "0123456789abcdef", "0123456789abcdefXYZ", "tail"});
+  const ExactStrings second = exact_strings({"x", "yz"});
+  // The second batch's bytes: a slice ending at its last string, of a buffer with more after it.
+  std::vector<std::uint8_t> wider(second.bytes);
+  wider.insert(wider.end(), 40, '!');
+  const auto sliced = arrow::SliceBuffer(std::make_shared<arrow::Buffer>(wider.data(), static_cast<std::int64_t>(wider.size())),
+                                         0, static_cast<std::int64_t>(second.bytes.size()));
   DistributedTable table;
-  table.schema = arrow::schema({arrow::field("s", arrow::utf8())});
-  const auto array = strings_of<arrow::StringBuilder>({"abc"});
-  table.batches.push_back(arrow::RecordBatch::Make(table.schema, 1, {array}));
-  TakeScratch scratch;
-  const auto taken = take_located(ShareColumn(table, 0), std::vector<RowLocation>{{0, 0}, {0, 0}}, scratch);
-  ASSERT_TRUE(taken->ValidateFull().ok());
-  EXPECT_EQ(static_cast<const arrow::StringArray&>(*taken).GetString(0), "abc");
-  EXPECT_EQ(static_cast<const arrow::StringArray&>(*taken).GetString(1), "abc");
+  table.schema = arrow::schema({arrow::field("s", arrow::utf8(), false)});
+  table.batches.push_back(arrow::RecordBatch::Make(table.schema, 5, {first.array()}));
+  table.batches.push_back(arrow::RecordBatch::Make(table.schema, 2, {second.array(sliced)}));
+  const std::vector<RowLocation> rows{{0, 4}, {1, 1}, {0, 0}, {0, 2}, {0, 1}, {0, 3}, {1, 0}, {0, 4}};
+  const std::string want = "tailyza0123456789abcdef0123456789abcdefXYZxtail";
+  const ShareColumn column(table, 0);
+
+  constexpr std::size_t kCanary = 32;
+  for (const std::size_t room : {std::size_t{0}, std::size_t{15}, std::size_t{16}}) {
+    // `room` bytes past the strings may be written; the canary past them may not.
+    std::vector<std::byte> out(want.size() + room + kCanary, std::byte{0xA5});
+    column.gather_string_bytes(rows, out.data(), out.data() + want.size() + room);
+    EXPECT_EQ(std::string(reinterpret_cast<const char*>(out.data()), want.size()), want) << "room " << room;
+    for (std::size_t i = want.size() + room; i < out.size(); ++i) {
+      ASSERT_EQ(out[i], std::byte{0xA5}) << "byte " << i << " past the room of " << room;
+    }
+  }
 }
 
 }  // namespace

@@ -199,9 +199,9 @@ class CsvSource : public TableSource {
     convert.strings_can_be_null = true;
     convert.include_columns = names_;
     auto reader = arrow::csv::TableReader::Make(arrow::io::IOContext(table_memory_pool()), stream, read, parse, convert);
-    if (!reader.ok()) throw UsageError(what + ": " + reader.status().message());
+    if (!reader.ok()) throw UsageError(what + ": " + arrow_message(reader.status()));
     auto table = (*reader)->Read();
-    if (!table.ok()) throw UsageError(what + ": " + table.status().message());
+    if (!table.ok()) throw UsageError(what + ": " + arrow_message(table.status()));
     return *table;
   }
 

@@ -205,6 +205,7 @@ void ParquetDirectoryWriter::agree() {
 
 void ParquetDirectoryWriter::write_share(const DistributedTable& share) {
   run_collectively(cluster_.world(), [&] {
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
     for (const auto& batch : share.batches) write_local(batch);
   });
 }

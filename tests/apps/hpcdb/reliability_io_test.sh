@@ -113,8 +113,9 @@ if [ "$ranks" -ge 2 ]; then
 fi
 
 # --- a table join's Parquet output failing on rank 1 (its part file grows
-# past 16 MiB): with 2 ranks while rows are written batch by batch, with 3
-# when the last row group is; every rank ends, nothing is left behind
+# past 16 MiB), broadcast (with 2 ranks while rows are written batch by
+# batch, with 3 when the last row group is) and partitioned; every rank
+# ends, nothing is left behind
 if [ "$ranks" -ge 2 ]; then
   awk 'BEGIN { print "k,v"; for (i = 1; i <= 3000000; i++) print i "," (i * 2654435761) % 4294967291 }' > "$out/keys.csv"
   expect_exit table_join_rank1_write_fails 1 \
@@ -122,6 +123,12 @@ if [ "$ranks" -ge 2 ]; then
     "${rank1_file_limit[@]}" join --left "$out/keys.csv" --right "$out/keys.csv" --on k --output "$out/joined" \
     --progress off
   if [ ! -e "$out/joined" ]; then pass table_join_no_output; else fail table_join_no_output; fi
+  # The partitioned join writes its result a slice at a time (here 100,000 rows).
+  expect_exit table_join_partitioned_rank1_write_fails 1 \
+    "cannot write Parquet file '$out/joined/part-00001.parquet': .*File too large" \
+    "${rank1_file_limit[@]}" join --left "$out/keys.csv" --right "$out/keys.csv" --on k --output "$out/joined" \
+    --progress off --strategy partitioned --testing-slice-rows 100000
+  if [ ! -e "$out/joined" ]; then pass table_join_partitioned_no_output; else fail table_join_partitioned_no_output; fi
   no_partial_files no_partial_files_after_table_join_failure "$out"
   rm -f "$out/keys.csv"
 fi

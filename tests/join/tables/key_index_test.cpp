@@ -2,8 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <arrow/api.h>
+
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 #include <vector>
 
@@ -79,8 +82,8 @@ TEST(KeyIndex, SparseKeysAreHashed) {
 TEST(KeyIndex, UniqueAscendingKeysAreRankedInABitmap) {
   std::vector<std::int64_t> values;
   for (std::int64_t k = -70; k <= 4000; k += 4) values.push_back(k);  // TPC-H's order keys are as sparse
-  for (std::int64_t k = 4100; k <= 20000; k += 63) values.push_back(k);  // sparser, words with one key
-  values.push_back(INT64_C(80000));  // 60,000 slots on: 63 slots a row in all (1,271 rows), 64 allowed
+  for (std::int64_t k = 4100; k <= 20000; k += 63) values.push_back(k);  // sparser: a key or two a word
+  values.push_back(INT64_C(80000));  // 60,000 slots on: 63 slots a row in all (1,272 rows), 64 allowed
   const RowKeys keys = keys_of(values);
   const KeyIndex index(keys);
   EXPECT_EQ(index.layout(), KeyIndex::Layout::ascending);
@@ -108,6 +111,37 @@ TEST(KeyIndex, AscendingNeedsUniqueKeysOnEveryRowWithinItsSpan) {
   EXPECT_EQ(KeyIndex(repeated).layout(), KeyIndex::Layout::dense);
   EXPECT_EQ(KeyIndex(keys_of(sparse)).layout(), KeyIndex::Layout::hashed);
   EXPECT_EQ(KeyIndex(keys_of({INT64_MIN, INT64_MAX})).layout(), KeyIndex::Layout::hashed);  // a span of 2^64
+}
+
+// A table of int64 batches (nullopt: null).
+DistributedTable batches_of(const std::vector<std::vector<std::optional<std::int64_t>>>& batches) {
+  DistributedTable table;
+  table.schema = arrow::schema({arrow::field("k", arrow::int64())});
+  for (const auto& values : batches) {
+    arrow::Int64Builder builder;
+    for (const auto& v : values) EXPECT_TRUE((v ? builder.Append(*v) : builder.AppendNull()).ok());
+    const auto array = builder.Finish().ValueOrDie();
+    table.batches.push_back(arrow::RecordBatch::Make(table.schema, array->length(), {array}));
+  }
+  return table;
+}
+
+TEST(KeyIndex, AscendingIsJudgedAcrossBatchBoundaries) {
+  struct Case {
+    std::vector<std::vector<std::optional<std::int64_t>>> batches;
+    KeyIndex::Layout layout;
+  };
+  const std::vector<Case> cases{
+      {{{1, 3, 5}, {}, {7, 9}}, KeyIndex::Layout::ascending},
+      {{{1, 3, 5}, {4, 9}}, KeyIndex::Layout::dense},                   // a step back at the boundary
+      {{{1, 3, 5}, {5, 9}}, KeyIndex::Layout::dense},                   // a repeat at the boundary
+      {{{1, 3, 5}, {std::nullopt, 9}}, KeyIndex::Layout::dense}};       // a row without a key
+  for (const Case& c : cases) {
+    const DistributedTable table = batches_of(c.batches);
+    const KeyIndex index(table, {0}, KeyEncoding::direct, 64);
+    EXPECT_EQ(index.layout(), c.layout);
+    expect_like_reference(index, row_keys(table, {0}, KeyEncoding::direct), {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  }
 }
 
 TEST(KeyIndex, NoRowsOrNoKeysMatchNothing) {

@@ -3,8 +3,10 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <exception>
 #include <optional>
 #include <span>
+#include <utility>
 
 #include "hpcdb/core/cpu_dispatch.hpp"
 #include "hpcdb/join/tables/key_equality.hpp"
@@ -221,7 +223,50 @@ class ProbeLoop {
     if (kept_.build) build_matched_.assign(static_cast<std::size_t>(sides.build.table.rows()), 0);
   }
 
+  // One probe batch (none past this rank's last). A failure is held, and
+  // the rank's later steps skip their work, until the next agreement.
   void step(std::size_t step) {
+    hold([&] { probe_step(step); });
+    if ((step + 1) % kStepsPerAgreement == 0) agree();
+  }
+
+  // The build side's kept rows of `build_share`, this rank's own; every
+  // failure agreed.
+  void finish(const DistributedTable& build_share) {
+    agree();  // before the collective below
+    if (kept_.build) {
+      agree_build_matches(cluster_, build_matched_);
+      hold([&] { hand_over_build_rows(build_share); });
+    }
+    agree();
+  }
+
+  const Counts& counts() const { return counts_; }
+  const LoopSeconds& seconds() const { return seconds_; }
+
+ private:
+  // Probe batches between agreements on failures, the loop's and the
+  // sink's (64Ki rows a batch from Parquet: a failure is known everywhere
+  // within about a million rows' work).
+  static constexpr std::size_t kStepsPerAgreement = 16;
+
+  // Runs this rank's work unless an earlier part of it failed; holds its failure.
+  template <class Work>
+  void hold(Work&& work) {
+    if (failure_) return;
+    try {
+      work();
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+
+  void agree() {
+    agree_on_failure(cluster_.world(), std::exchange(failure_, nullptr));
+    agree_on_sink(sink_, seconds_.sink);
+  }
+
+  void probe_step(std::size_t step) {
     const DistributedTable& probe = sides_.probe;
     const DistributedTable batch{probe.schema, step < probe.batches.size()
                                                    ? std::vector{probe.batches[step]}
@@ -240,27 +285,9 @@ class ProbeLoop {
     }
     if (kept_.pairs) hand_over_pairs();
     if (kept_.probe) hand_over_probe_rows(batch);
-    if ((step + 1) % kStepsPerAgreement == 0) agree_on_sink(sink_, seconds_.sink);
   }
-
-  // The build side's kept rows of `build_share`, this rank's own; the
-  // sink's failures agreed.
-  void finish(const DistributedTable& build_share) {
-    if (kept_.build) hand_over_build_rows(build_share);
-    agree_on_sink(sink_, seconds_.sink);
-  }
-
-  const Counts& counts() const { return counts_; }
-  const LoopSeconds& seconds() const { return seconds_; }
-
- private:
-  // Probe batches between agreements on the sink's failures (64Ki rows a
-  // batch from Parquet: a failed write is known everywhere within about a
-  // million rows' work).
-  static constexpr std::size_t kStepsPerAgreement = 16;
 
   void hand_over_build_rows(const DistributedTable& build_share) {
-    agree_build_matches(cluster_, build_matched_);
     const auto me = static_cast<std::size_t>(cluster_.rank());
     const auto first = static_cast<std::ptrdiff_t>(sides_.build.first_row[me]);
     const auto last = static_cast<std::ptrdiff_t>(sides_.build.first_row[me + 1]);
@@ -308,6 +335,7 @@ class ProbeLoop {
   BatchPairs pairs_;
   Counts counts_;
   LoopSeconds seconds_;
+  std::exception_ptr failure_;  // of this rank's steps, held until agreed
 };
 
 }  // namespace

@@ -1,5 +1,5 @@
 #pragma once
-// A hash index on the 64-bit keys (row_keys.hpp) of a broadcast join's
+// An index on the 64-bit keys (row_keys.hpp) of a broadcast join's
 // build side (every row of it, on every rank), probed by the rows of the
 // other side. Its layout follows the keys:
 //  - ascending: unique keys rising with the rows, no row without one (a

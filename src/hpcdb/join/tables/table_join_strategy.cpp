@@ -58,7 +58,7 @@ StrategyChoice choose_table_join_strategy(TableJoinStrategy requested, const Sid
   if (requested == TableJoinStrategy::broadcast || (requested == TableJoinStrategy::automatic && cheaper)) {
     choice.strategy = TableJoinStrategy::broadcast;
     choice.reason = fmt::format(
-        "broadcast: the {} side's columns ({} in all) go to every rank, where a hash index on its keys is probed by "
+        "broadcast: the {} side's columns ({} in all) go to every rank, where an index on its keys is probed by "
         "the other side's own rows ({}); every result column is taken where it is, and no other row moves",
         side, bytes_text(small), bytes_text(large),
         requested == TableJoinStrategy::broadcast ? "asked for"
