@@ -45,6 +45,9 @@ def make_table(rows, seed, key_range, side, zipf=0.0, null_share=0.1):
         "dec": pa.array(_nullify([decimal.Decimal(int(x)).scaleb(-2) for x in rng.integers(-10**12, 10**12, rows)], rng, null_share),
                         pa.decimal128(15, 2)),
         "ls": pa.array(_nullify([f"{side}-{i}" for i in range(rows)], rng, null_share), pa.large_string()),
+        # Ascending, as row numbers and sorted keys are: the Parquet writer
+        # stores such a column delta-encoded (parquet_encodings.hpp).
+        "seq": pa.array(_nullify([1000 + 3 * i for i in range(rows)], rng, null_share), pa.int64()),
     }
     # The side in some names, so that both tables share some names and not others.
     renamed = {}

@@ -7,6 +7,7 @@ inputs, and bad inputs that must end every rank with a message.
     .venv/bin/python tests/api/table_join_duckdb_test.py build/hpcdb [--ranks 1,2,3,4]
 """
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -80,12 +81,14 @@ class Checker:
     def schema_of(self, path):
         return [d[0] for d in self.con.execute(f"DESCRIBE SELECT * FROM {reader(path)}").fetchall()]
 
-    def join_case(self, name, ranks, left, right, on, how, extra=()):
+    def join_case(self, name, ranks, left, right, on, how, extra=(), encodings=None):
+        """`encodings`: columns and the encodings rank 0's file must store them in."""
         out = os.path.join(self.workdir, "out")
         shutil.rmtree(out, ignore_errors=True)
         on_text = ",".join(a if a == b else f"{a}={b}" for a, b in on)
+        report = os.path.join(self.workdir, "report.json")
         args = ["join", "--left", left, "--right", right, "--on", on_text, "--how", how, "--output", out,
-                "--progress", "off", *extra]
+                "--progress", "off", "--json", report, *extra]
         done, seconds = run_hpcdb(self.hpcdb, ranks, args)
         label = f"{name} how={how} ranks={ranks}"
         if done.returncode != 0:
@@ -107,6 +110,13 @@ class Checker:
             self.fail(label, f"rows {n_got} vs DuckDB {n_want}, missing {missing}, extra {extra_rows}, "
                              f"columns {names_got} vs {names_want}")
             return
+        if encodings:
+            with open(report) as f:
+                chosen = json.load(f)["output"]["encodings"]
+            stored = {c: chosen.get(c) for c in encodings}
+            if stored != encodings:
+                self.fail(label, f"encodings {stored}, wanted {encodings}")
+                return
         self.ok(label, f"{n_got} rows")
 
     def error_case(self, name, ranks, args, expect):
@@ -194,6 +204,11 @@ def main():
             check.join_case("zipf anti, broadcast", ranks, paths["zipf_left"], paths["zipf_right"], [("k", "k")], "anti",
                             broadcast)
         for ranks in ranks_list[:2]:
+            # The probe side's rows in order: its ascending column delta-encoded
+            # (strings keep Arrow's dictionary); what DuckDB reads back equals
+            # its own join.
+            check.join_case("encodings chosen", ranks, paths["left"], paths["right"], [("k", "k")], "inner",
+                            ["--strategy", "broadcast"], encodings={"a_seq": "delta", "a_ls": "dictionary"})
             check.join_case("csv left", ranks, paths["left_csv"], paths["right"], [("k", "k")], "inner")
             check.join_case("ipc left", ranks, paths["left_ipc"], paths["right"], [("s", "s")], "anti")
         out = os.path.join(d, "err-out")

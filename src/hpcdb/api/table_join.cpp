@@ -312,6 +312,7 @@ TableJoinResult run_table_join(const Cluster& cluster, const TableJoinRequest& r
       if (p.name == "write") p = {p.name, p.max + closed.max, p.mean + closed.mean};
     }
     result.output_bytes = allreduce(written.bytes, MPI_SUM, cluster.world());
+    result.output_encodings = written.encodings;
     result.result_rows = allreduce<std::uint64_t>(files->rows_written(), MPI_SUM, cluster.world());
     result.table = value_of(arrow::Table::MakeEmpty(schema), "cannot make an empty table");
   } else {

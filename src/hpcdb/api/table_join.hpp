@@ -74,6 +74,7 @@ struct TableJoinResult {
   std::uint64_t broadcast_bytes_sent = 0;  // a broadcast join's build side, to other ranks
   std::uint64_t peak_bytes_per_rank = 0;  // the largest rank's peak memory during the request
   std::uint64_t output_bytes = 0;       // Parquet bytes written, all ranks
+  std::vector<std::pair<std::string, std::string>> output_encodings;  // rank 0's file: each column's
   std::vector<PhaseTime> phases;        // read, then plan (partitioned) or broadcast, join, verify (hashed keys),
                                         // materialize, write
   JoinResult key_join;                  // the operator's own report (phases, settings)

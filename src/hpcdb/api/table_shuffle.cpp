@@ -66,6 +66,7 @@ TableShuffleResult run_table_shuffle(const Cluster& cluster, const TableShuffleR
     const double write_start = MPI_Wtime();
     const WriteStats written = write_parquet_directory(cluster, outcome.result, request.output, &progress);
     result.output_bytes = allreduce(written.bytes, MPI_SUM, cluster.world());
+    result.output_encodings = written.encodings;
     const Spread spread = spread_over_ranks(MPI_Wtime() - write_start, cluster.world());
     result.phases.push_back({"write", spread.max, spread.mean});
   }

@@ -31,6 +31,7 @@ struct TableShuffleResult {
   std::uint64_t min_rank_rows = 0;      // after the shuffle
   std::uint64_t max_rank_rows = 0;
   std::uint64_t output_bytes = 0;
+  std::vector<std::pair<std::string, std::string>> output_encodings;  // rank 0's file: each column's
   std::uint64_t peak_bytes_per_rank = 0;
   std::vector<PhaseTime> phases;        // read, partition, exchange, write
   double seconds = 0;

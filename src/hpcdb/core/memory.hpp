@@ -90,8 +90,9 @@ void prefault(void* data, std::size_t bytes);
 // later; elsewhere the pages are faulted in as they are touched). Ranges
 // under 64 KiB are left alone. Only for memory that will be written whole:
 // populated pages are resident whether they are used or not. On the 2-core
-// VM the project is measured on, first touching 1 GiB took 0.93-1.14 s page by page and 0.64-0.70 s
-// populated first; pages already resident cost the call 0.05 s a GiB.
+// VM the project is measured on, first touching 1 GiB took 0.93-1.14 s page
+// by page and 0.64-0.70 s populated first; pages already resident cost the
+// call 0.05 s a GiB.
 void populate_pages(void* data, std::size_t bytes);
 // Whether this kernel populates pages (asked once).
 bool populate_supported();

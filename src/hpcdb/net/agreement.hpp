@@ -8,6 +8,7 @@
 #include <exception>
 #include <functional>
 #include <string>
+#include <utility>
 
 namespace hpcdb {
 
@@ -27,5 +28,30 @@ inline void run_collectively(MPI_Comm comm, const std::function<void()>& step) {
   }
   agree_on_failure(comm, failure);
 }
+
+// A rank's failure held between agreements, for work that should not wait
+// for every rank at each step (a batch at a time): hold() runs the work
+// unless an earlier part failed, and keeps its failure; agree() is the
+// collective that ends every rank if any held one.
+class HeldFailure {
+ public:
+  template <class Work>
+  void hold(Work&& work) {
+    if (failure_) return;
+    try {
+      work();
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+  void agree(MPI_Comm comm) { agree_on_failure(comm, std::exchange(failure_, nullptr)); }
+  // Throws the held failure, if any (inside a step that is agreed anyway).
+  void rethrow() {
+    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+  }
+
+ private:
+  std::exception_ptr failure_;
+};
 
 }  // namespace hpcdb

@@ -18,6 +18,7 @@
 #include "hpcdb/net/collectives.hpp"
 #include "hpcdb/table/arrow_status.hpp"
 #include "hpcdb/table/memory_pool.hpp"
+#include "hpcdb/table/parquet_encodings.hpp"
 
 namespace fs = std::filesystem;
 
@@ -27,6 +28,10 @@ namespace {
 // Rows of a row group: about what DuckDB and Spark write, and 8-64 MB a
 // column chunk for the columns people have.
 constexpr std::int64_t kRowGroupRows = std::int64_t{1} << 20;
+
+// A column's dictionary falls back to plain values past this (Arrow's
+// default is 1 MiB): the columns with many distinct values give up soon.
+constexpr std::int64_t kDictionaryPageBytes = std::int64_t{64} << 10;
 
 fs::path parent_of(const std::string& directory) {
   fs::path path = fs::path(directory).lexically_normal();
@@ -90,7 +95,8 @@ struct ParquetDirectoryWriter::OpenFile {
   std::string what;
   TemporaryFileGuard removed_on_interruption;
   std::shared_ptr<arrow::io::FileOutputStream> sink;
-  std::unique_ptr<parquet::arrow::FileWriter> writer;
+  std::unique_ptr<parquet::arrow::FileWriter> writer;  // from the first row group on
+  std::vector<std::string> encodings;                  // chosen per column (empty: Arrow's default, dictionary)
   // Batches not written yet: fewer than kRowGroupRows rows but for the last
   // batch added. Whole row groups are written a column at a time, each
   // column's pages straight to the file (the writer's WriteTable); written a
@@ -136,22 +142,31 @@ void ParquetDirectoryWriter::open_file() {
   file->removed_on_interruption = TemporaryFileGuard(file->partial);
   writing(file->what, [&] {
     file->sink = value_of(arrow::io::FileOutputStream::Open(file->partial), file->what);
+  });
+  file_ = std::move(file);
+}
+
+// Parquet's writer, once the first row group's rows are there: its columns'
+// encodings are chosen from them (parquet_encodings.hpp).
+void ParquetDirectoryWriter::start_writer() {
+  OpenFile& file = *file_;
+  writing(file.what, [&] {
     parquet::WriterProperties::Builder properties;
     properties.compression(parquet::Compression::SNAPPY);
     // WriteTable's row groups are capped by this too (Arrow's default is 2^20).
     properties.max_row_group_length(kRowGroupRows);
     properties.memory_pool(table_memory_pool());
-    properties.dictionary_pagesize_limit(std::int64_t{64} << 10);
+    properties.dictionary_pagesize_limit(kDictionaryPageBytes);
     // Decimals of up to 18 digits as 64-bit integers (as DuckDB writes
     // them), not 16-byte fixed-length values: smaller and faster to encode.
     properties.enable_store_decimal_as_integer();
+    file.encodings = choose_column_encodings(properties, *schema_, file.pending, kDictionaryPageBytes);
     parquet::ArrowWriterProperties::Builder arrow_properties;
     arrow_properties.store_schema();
-    file->writer = value_of(parquet::arrow::FileWriter::Open(*schema_, table_memory_pool(), file->sink,
-                                                             properties.build(), arrow_properties.build()),
-                            file->what);
+    file.writer = value_of(parquet::arrow::FileWriter::Open(*schema_, table_memory_pool(), file.sink,
+                                                            properties.build(), arrow_properties.build()),
+                           file.what);
   });
-  file_ = std::move(file);
 }
 
 void ParquetDirectoryWriter::discard() {
@@ -184,6 +199,7 @@ void ParquetDirectoryWriter::write_row_groups(bool last) {
   OpenFile& file = *file_;
   const std::int64_t rows = last ? file.pending_rows : file.pending_rows / kRowGroupRows * kRowGroupRows;
   if (rows == 0) return;
+  if (!file.writer) start_writer();
   const auto pending = value_of(arrow::Table::FromRecordBatches(schema_, file.pending), file.what);
   writing(file.what, [&] { check_arrow(file.writer->WriteTable(*pending->Slice(0, rows), kRowGroupRows), file.what); });
   file.pending = value_of(arrow::TableBatchReader(pending->Slice(rows)).ToRecordBatches(), file.what);
@@ -191,21 +207,16 @@ void ParquetDirectoryWriter::write_row_groups(bool last) {
 }
 
 void ParquetDirectoryWriter::consume(std::shared_ptr<arrow::RecordBatch> batch) {
-  if (failure_) return;
-  try {
-    write_local(batch);
-  } catch (...) {
-    failure_ = std::current_exception();
-  }
+  failure_.hold([&] { write_local(batch); });
 }
 
 void ParquetDirectoryWriter::agree() {
-  agree_on_failure(cluster_.world(), std::exchange(failure_, nullptr));
+  failure_.agree(cluster_.world());
 }
 
 void ParquetDirectoryWriter::write_share(const DistributedTable& share) {
   run_collectively(cluster_.world(), [&] {
-    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+    failure_.rethrow();
     for (const auto& batch : share.batches) write_local(batch);
   });
 }
@@ -213,9 +224,10 @@ void ParquetDirectoryWriter::write_share(const DistributedTable& share) {
 WriteStats ParquetDirectoryWriter::commit() {
   WriteStats stats;
   run_collectively(cluster_.world(), [&] {
-    if (failure_) std::rethrow_exception(std::exchange(failure_, nullptr));
+    failure_.rethrow();
     write_row_groups(true);
     OpenFile& file = *file_;
+    if (!file.writer) start_writer();  // no row: a file of the schema alone
     writing(file.what, [&] {
       check_arrow(file.writer->Close(), file.what);
       stats.bytes = static_cast<std::uint64_t>(value_of(file.sink->Tell(), file.what));
@@ -226,6 +238,10 @@ WriteStats ParquetDirectoryWriter::commit() {
     }
     file.removed_on_interruption.release();
     stats.file = file.shown;
+    for (int c = 0; c < schema_->num_fields(); ++c) {
+      const std::string& chosen = file.encodings.at(static_cast<std::size_t>(c));
+      stats.encodings.emplace_back(schema_->field(c)->name(), chosen.empty() ? "dictionary" : chosen);
+    }
   });
   file_.reset();
   run_collectively(cluster_.world(), [&] {

@@ -9,10 +9,12 @@
 // Batches are written as they come (ParquetDirectoryWriter), so that a
 // result never has to be in memory whole to reach the files.
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
+#include "hpcdb/net/agreement.hpp"
 #include "hpcdb/net/cluster.hpp"
 #include "hpcdb/table/distributed_table.hpp"
 #include "hpcdb/table/progress_line.hpp"
@@ -33,6 +35,8 @@ void check_table_output(const Cluster& cluster, const TableOutput& output, const
 struct WriteStats {
   std::uint64_t bytes = 0;  // of this rank's file
   std::string file;         // its final path
+  // Each column's name and encoding in this rank's file (parquet_encodings.hpp).
+  std::vector<std::pair<std::string, std::string>> encodings;
 };
 
 class ParquetDirectoryWriter final : public ResultSink {
@@ -64,6 +68,7 @@ class ParquetDirectoryWriter final : public ResultSink {
  private:
   struct OpenFile;
   void open_file();  // this rank's, in the hidden directory
+  void start_writer();
   void write_local(const std::shared_ptr<arrow::RecordBatch>& batch);
   void write_row_groups(bool last);  // the pending rows' whole row groups (`last`: all of them)
   void discard();    // closes this rank's file; rank 0 removes the hidden directory
@@ -75,7 +80,7 @@ class ParquetDirectoryWriter final : public ResultSink {
   std::string staging_;  // the hidden directory, on every rank
   std::unique_ptr<OpenFile> file_;
   bool committed_ = false;
-  std::exception_ptr failure_;  // of consume, held until agreed
+  HeldFailure failure_;  // of consume, until agreed
   std::uint64_t rows_ = 0;
 };
 

@@ -24,7 +24,7 @@ class ResultSink {
   // rank throws the same error. Operators call it every few batches and at
   // the end: a failed write ends the job after a few batches' work, and no
   // rank waits for the others at every batch (a collective per batch cost
-  // 5% of SF10's Parquet-to-Parquet join, each rank waiting in turn).
+  // 5-8% of SF10's Parquet-to-Parquet join, each rank waiting in turn).
   virtual void agree() {}
   // Whether the batches stay in memory once consumed.
   virtual bool keeps_batches() const = 0;

@@ -61,9 +61,9 @@ no_partial_files() {
   if ls -A "$2" | grep -q 'partial'; then fail "$1: temporary files left: $(ls -A "$2" | tr '\n' ' ')"; else pass "$1"; fi
 }
 
-# hpcdb under mpirun with rank 1 limited to 16 MiB files (its own byte
+# hpcdb under mpirun with rank 1 limited to 8 MiB files (its own byte
 # range of a shared output lies beyond that).
-rank1_file_limit=("${mpirun[@]}" bash -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then ulimit -f 16384; fi; exec "$@"' bash "$hpcdb")
+rank1_file_limit=("${mpirun[@]}" bash -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then ulimit -f 8192; fi; exec "$@"' bash "$hpcdb")
 
 out=$work/out_dir
 mkdir -p "$out"
@@ -113,9 +113,8 @@ if [ "$ranks" -ge 2 ]; then
 fi
 
 # --- a table join's Parquet output failing on rank 1 (its part file grows
-# past 16 MiB), broadcast (with 2 ranks while rows are written batch by
-# batch, with 3 when the last row group is) and partitioned; every rank
-# ends, nothing is left behind
+# past 8 MiB while its first row group is written), broadcast and
+# partitioned; every rank ends, nothing is left behind
 if [ "$ranks" -ge 2 ]; then
   awk 'BEGIN { print "k,v"; for (i = 1; i <= 3000000; i++) print i "," (i * 2654435761) % 4294967291 }' > "$out/keys.csv"
   expect_exit table_join_rank1_write_fails 1 \

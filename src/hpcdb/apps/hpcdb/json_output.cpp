@@ -10,4 +10,10 @@ void write_json(const std::string& target, const nlohmann::ordered_json& documen
   write_output_file(target, target == "-" ? "JSON" : "JSON file", text);
 }
 
+nlohmann::ordered_json encodings_json(const std::vector<std::pair<std::string, std::string>>& encodings) {
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (const auto& [column, encoding] : encodings) j[column] = encoding;
+  return j;
+}
+
 }  // namespace hpcdb

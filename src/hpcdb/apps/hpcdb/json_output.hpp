@@ -5,9 +5,14 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hpcdb {
 
 void write_json(const std::string& target, const nlohmann::ordered_json& document);
+
+// A written file's column encodings as {"column": "encoding", ...}.
+nlohmann::ordered_json encodings_json(const std::vector<std::pair<std::string, std::string>>& encodings);
 
 }  // namespace hpcdb

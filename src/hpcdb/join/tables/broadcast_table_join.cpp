@@ -3,7 +3,6 @@
 #include <mpi.h>
 
 #include <algorithm>
-#include <exception>
 #include <optional>
 #include <span>
 #include <utility>
@@ -253,16 +252,11 @@ class ProbeLoop {
   // Runs this rank's work unless an earlier part of it failed; holds its failure.
   template <class Work>
   void hold(Work&& work) {
-    if (failure_) return;
-    try {
-      work();
-    } catch (...) {
-      failure_ = std::current_exception();
-    }
+    failure_.hold(std::forward<Work>(work));
   }
 
   void agree() {
-    agree_on_failure(cluster_.world(), std::exchange(failure_, nullptr));
+    failure_.agree(cluster_.world());
     agree_on_sink(sink_, seconds_.sink);
   }
 
@@ -335,7 +329,7 @@ class ProbeLoop {
   BatchPairs pairs_;
   Counts counts_;
   LoopSeconds seconds_;
-  std::exception_ptr failure_;  // of this rank's steps, held until agreed
+  HeldFailure failure_;  // of this rank's steps, until agreed
 };
 
 }  // namespace

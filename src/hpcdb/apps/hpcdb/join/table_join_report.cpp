@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include "hpcdb/apps/hpcdb/json_output.hpp"
 #include "hpcdb/core/units.hpp"
 
 namespace hpcdb {
@@ -96,7 +97,9 @@ nlohmann::ordered_json table_join_json(const TableJoinRequest& request, const Ta
   j["bytes_sent"] = {{"key_join", result.join_bytes_sent},
                      {"materialization", result.materialize_bytes_sent},
                      {"broadcast", result.broadcast_bytes_sent}};
-  j["output"] = {{"directory", request.output.directory}, {"bytes", result.output_bytes}};
+  j["output"] = {{"directory", request.output.directory},
+                 {"bytes", result.output_bytes},
+                 {"encodings", encodings_json(result.output_encodings)}};
   j["memory"] = {{"peak_bytes_per_rank", result.peak_bytes_per_rank},
                  {"estimate_bytes_per_rank", result.plan.estimate_bytes_per_rank}};
   return j;

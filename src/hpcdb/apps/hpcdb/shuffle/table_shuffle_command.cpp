@@ -50,7 +50,9 @@ nlohmann::ordered_json summary_json(const TableShuffleRequest& request, const Ta
   nlohmann::ordered_json phases = nlohmann::ordered_json::object();
   for (const PhaseTime& p : r.phases) phases[p.name] = {{"max", p.max}, {"mean", p.mean}};
   j["phases"] = phases;
-  j["output"] = {{"directory", request.output.directory}, {"bytes", r.output_bytes}};
+  j["output"] = {{"directory", request.output.directory},
+                 {"bytes", r.output_bytes},
+                 {"encodings", encodings_json(r.output_encodings)}};
   j["memory"] = {{"peak_bytes_per_rank", r.peak_bytes_per_rank}};
   return j;
 }
