@@ -82,6 +82,12 @@ TEST(ParquetEncodings, DeltaEstimateOfWrappingAndTinySamples) {
   // are 1 and -1 (2 bits apart: 8 bytes a miniblock, the least 1 byte).
   for (int i = 0; i < 33; ++i) extremes.push_back(i % 2 ? INT64_MAX : INT64_MIN);
   EXPECT_EQ(estimate_encodings(extremes, 8, kDictionaryPage).delta, 1u + 4 + 8);
+  // 4-byte values wrap at 32 bits: INT32_MIN and INT32_MAX are 1 apart
+  // there, 2^32 - 1 apart as 64-bit values (33 bits a difference).
+  std::vector<std::int64_t> extremes32;
+  for (int i = 0; i < 33; ++i) extremes32.push_back(i % 2 ? INT32_MAX : INT32_MIN);
+  EXPECT_EQ(estimate_encodings(extremes32, 4, kDictionaryPage).delta, 1u + 4 + 8);
+  EXPECT_EQ(estimate_encodings(extremes32, 8, kDictionaryPage).delta, 5u + 4 + 32 * 33 / 8);
 }
 
 TEST(ParquetEncodings, SampleSkipsNullsAcrossBatchesUpToTheLimit) {
@@ -102,8 +108,38 @@ TEST(ParquetEncodings, SampleSkipsNullsAcrossBatchesUpToTheLimit) {
   EXPECT_EQ(integer_storage_bytes(*arrow::decimal128(18, 2)), 8);
   EXPECT_EQ(integer_storage_bytes(*arrow::decimal128(9, 2)), 4);
   EXPECT_EQ(integer_storage_bytes(*arrow::decimal128(19, 2)), 0);
+  EXPECT_EQ(integer_storage_bytes(*arrow::decimal64(9, 2)), 4);
+  EXPECT_EQ(integer_storage_bytes(*arrow::decimal64(10, 2)), 8);
   EXPECT_EQ(integer_storage_bytes(*arrow::float64()), 0);
   EXPECT_EQ(integer_storage_bytes(*arrow::utf8()), 0);
+}
+
+// Seconds are sampled as the milliseconds Parquet stores them in.
+TEST(ParquetEncodings, SecondsAreSampledAsMilliseconds) {
+  arrow::TimestampBuilder seconds(arrow::timestamp(arrow::TimeUnit::SECOND), arrow::default_memory_pool());
+  ASSERT_TRUE(seconds.AppendValues({1, -2, 3}).ok());
+  arrow::TimestampBuilder micros(arrow::timestamp(arrow::TimeUnit::MICRO), arrow::default_memory_pool());
+  ASSERT_TRUE(micros.AppendValues({1, -2, 3}).ok());
+  const auto batch = [](const std::shared_ptr<arrow::Array>& a) {
+    return arrow::RecordBatch::Make(arrow::schema({arrow::field("t", a->type())}), a->length(), {a});
+  };
+  EXPECT_EQ(integer_sample({batch(seconds.Finish().ValueOrDie())}, 0, 10), (std::vector<std::int64_t>{1000, -2000, 3000}));
+  EXPECT_EQ(integer_sample({batch(micros.Finish().ValueOrDie())}, 0, 10), (std::vector<std::int64_t>{1, -2, 3}));
+}
+
+// Parquet's settings go by name: columns sharing one keep the defaults.
+TEST(ParquetEncodings, SharedNamesKeepTheDefaults) {
+  arrow::Int64Builder a, b;
+  const std::vector<std::int64_t> values = ascending(1000, 9);
+  ASSERT_TRUE(a.AppendValues(values).ok());
+  ASSERT_TRUE(b.AppendValues(values).ok());
+  const auto schema = arrow::schema({arrow::field("x", arrow::int64()), arrow::field("x", arrow::int64()),
+                                     arrow::field("y", arrow::int64())});
+  const auto x = a.Finish().ValueOrDie();
+  const auto batch = arrow::RecordBatch::Make(schema, 1000, {x, b.Finish().ValueOrDie(), x});
+  parquet::WriterProperties::Builder properties;
+  EXPECT_EQ(choose_column_encodings(properties, *schema, {batch}, kDictionaryPage),
+            (std::vector<std::string>{"", "", "delta"}));
 }
 
 template <class Builder, class Value>

@@ -96,7 +96,7 @@ struct ParquetDirectoryWriter::OpenFile {
   TemporaryFileGuard removed_on_interruption;
   std::shared_ptr<arrow::io::FileOutputStream> sink;
   std::unique_ptr<parquet::arrow::FileWriter> writer;  // from the first row group on
-  std::vector<std::string> encodings;                  // chosen per column (empty: Arrow's default, dictionary)
+  std::vector<std::string> encodings;                  // chosen per column (empty: Arrow's default)
   // Batches not written yet: fewer than kRowGroupRows rows but for the last
   // batch added. Whole row groups are written a column at a time, each
   // column's pages straight to the file (the writer's WriteTable); written a
@@ -240,7 +240,7 @@ WriteStats ParquetDirectoryWriter::commit() {
     stats.file = file.shown;
     for (int c = 0; c < schema_->num_fields(); ++c) {
       const std::string& chosen = file.encodings.at(static_cast<std::size_t>(c));
-      stats.encodings.emplace_back(schema_->field(c)->name(), chosen.empty() ? "dictionary" : chosen);
+      stats.encodings.emplace_back(schema_->field(c)->name(), chosen.empty() ? "default" : chosen);
     }
   });
   file_.reset();

@@ -35,7 +35,8 @@ void check_table_output(const Cluster& cluster, const TableOutput& output, const
 struct WriteStats {
   std::uint64_t bytes = 0;  // of this rank's file
   std::string file;         // its final path
-  // Each column's name and encoding in this rank's file (parquet_encodings.hpp).
+  // Each column's name and encoding in this rank's file (parquet_encodings.hpp;
+  // "default": Arrow's, a dictionary given up past 64 KiB, for booleans plain).
   std::vector<std::pair<std::string, std::string>> encodings;
 };
 

@@ -30,7 +30,15 @@ std::uint64_t varint_bytes(std::uint64_t value) {
   return bytes;
 }
 
-std::uint64_t delta_bytes(std::span<const std::int64_t> values) {
+// Differences wrap as Parquet's do, at the width the values are stored in.
+std::int64_t wrapped_difference(std::int64_t value, std::int64_t previous, int value_bytes) {
+  if (value_bytes == 4) {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(value) - static_cast<std::uint32_t>(previous));
+  }
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(value) - static_cast<std::uint64_t>(previous));
+}
+
+std::uint64_t delta_bytes(std::span<const std::int64_t> values, int value_bytes) {
   if (values.size() < 2) return values.size() * 10;
   std::uint64_t bytes = 0;
   std::vector<std::uint64_t> deltas;
@@ -39,9 +47,7 @@ std::uint64_t delta_bytes(std::span<const std::int64_t> values) {
     deltas.clear();
     std::int64_t least = std::numeric_limits<std::int64_t>::max();
     for (std::size_t i = first; i < end; ++i) {
-      // Differences wrap as Parquet's (two's complement) do.
-      const auto delta = static_cast<std::int64_t>(static_cast<std::uint64_t>(values[i]) -
-                                                   static_cast<std::uint64_t>(values[i - 1]));
+      const std::int64_t delta = wrapped_difference(values[i], values[i - 1], value_bytes);
       deltas.push_back(static_cast<std::uint64_t>(delta));
       least = std::min(least, delta);
     }
@@ -120,7 +126,15 @@ void append_integers(const arrow::Array& array, std::size_t limit, std::vector<s
     case arrow::Type::UINT32: return append_values<arrow::UInt32Array>(array, limit, out);
     case arrow::Type::UINT64: return append_values<arrow::UInt64Array>(array, limit, out);
     case arrow::Type::DATE32: return append_values<arrow::Date32Array>(array, limit, out);
-    case arrow::Type::TIMESTAMP: return append_values<arrow::TimestampArray>(array, limit, out);
+    case arrow::Type::TIMESTAMP: {
+      const std::size_t first = out.size();
+      append_values<arrow::TimestampArray>(array, limit, out);
+      // Parquet has no seconds: Arrow's writer stores them as milliseconds.
+      if (static_cast<const arrow::TimestampType&>(*array.type()).unit() == arrow::TimeUnit::SECOND) {
+        for (std::size_t i = first; i < out.size(); ++i) out[i] *= 1000;
+      }
+      return;
+    }
     case arrow::Type::DECIMAL32: {
       const auto& typed = static_cast<const arrow::Decimal32Array&>(array);
       for (std::int64_t i = 0; i < typed.length() && out.size() < limit; ++i) {
@@ -161,7 +175,7 @@ EncodingEstimate estimate_encodings(std::span<const std::int64_t> values, int va
                                     std::int64_t dictionary_page_bytes) {
   EncodingEstimate e;
   e.dictionary = dictionary_bytes(values, value_bytes, dictionary_page_bytes);
-  e.delta = delta_bytes(values);
+  e.delta = delta_bytes(values, value_bytes);
   e.plain = plain_snappy_bytes(values, value_bytes);
   // Delta where it is clearly smaller (it is also the fastest to write);
   // else the smaller of the other two (a dictionary that overflows its page
@@ -183,12 +197,12 @@ int integer_storage_bytes(const arrow::DataType& type) {
     case arrow::Type::UINT8:
     case arrow::Type::UINT16:
     case arrow::Type::UINT32:
-    case arrow::Type::DATE32:
-    case arrow::Type::DECIMAL32: return 4;
+    case arrow::Type::DATE32: return 4;
     case arrow::Type::INT64:
     case arrow::Type::UINT64:
-    case arrow::Type::TIMESTAMP:
-    case arrow::Type::DECIMAL64: return 8;
+    case arrow::Type::TIMESTAMP: return 8;
+    case arrow::Type::DECIMAL32:
+    case arrow::Type::DECIMAL64:
     case arrow::Type::DECIMAL128: {
       const int precision = static_cast<const arrow::DecimalType&>(type).precision();
       return precision <= 9 ? 4 : precision <= 18 ? 8 : 0;
@@ -214,7 +228,9 @@ std::vector<std::string> choose_column_encodings(parquet::WriterProperties::Buil
   std::vector<std::string> chosen(static_cast<std::size_t>(schema.num_fields()));
   for (int c = 0; c < schema.num_fields(); ++c) {
     const int bytes = integer_storage_bytes(*schema.field(c)->type());
-    if (bytes == 0) continue;
+    // Parquet's settings go by a column's name: a name two columns share
+    // (possible in a table handed over from Python) keeps the defaults.
+    if (bytes == 0 || schema.GetAllFieldsByName(schema.field(c)->name()).size() > 1) continue;
     const std::vector<std::int64_t> sample = integer_sample(first_rows, c, kSampleValues);
     if (sample.size() < 2) continue;
     const ParquetValueEncoding choice = estimate_encodings(sample, bytes, dictionary_page_bytes).choice;

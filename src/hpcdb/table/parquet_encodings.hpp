@@ -59,7 +59,8 @@ std::vector<std::int64_t> integer_sample(const std::vector<std::shared_ptr<arrow
 
 // Sets each integer-like column's encoding (and its dictionary and
 // compression to match) from `first_rows`, the first rows to be written;
-// returns the choice per column, empty names for the columns left alone.
+// returns the choice per column, empty names for the columns left alone
+// (other types, a name two columns share, fewer than two values).
 std::vector<std::string> choose_column_encodings(parquet::WriterProperties::Builder& properties,
                                                  const arrow::Schema& schema,
                                                  const std::vector<std::shared_ptr<arrow::RecordBatch>>& first_rows,

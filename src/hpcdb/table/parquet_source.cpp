@@ -26,9 +26,14 @@ std::string cannot_read_parquet(const std::string& path) { return "cannot read P
 std::unique_ptr<parquet::arrow::FileReader> open_parquet_reader(const std::string& path) {
   // Mapped, so that the column chunks read ahead (pre-buffered) are the page
   // cache's pages, not copies in fresh memory (SF10: about 1 s of a rank's
-  // CPU time went to zeroing and copying the read-ahead buffers).
-  std::shared_ptr<arrow::io::MemoryMappedFile> file =
-      value_of(arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ), cannot_read_parquet(path));
+  // CPU time went to zeroing and copying the read-ahead buffers); read where
+  // the file system cannot map it.
+  std::shared_ptr<arrow::io::RandomAccessFile> file;
+  if (auto mapped = arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ); mapped.ok()) {
+    file = *std::move(mapped);
+  } else {
+    file = value_of(arrow::io::ReadableFile::Open(path), cannot_read_parquet(path));
+  }
   parquet::ArrowReaderProperties properties(false);
   properties.set_pre_buffer(true);
   properties.set_batch_size(std::int64_t{1} << 16);
