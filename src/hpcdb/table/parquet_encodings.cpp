@@ -104,14 +104,17 @@ void append_values(const arrow::Array& array, std::size_t limit, std::vector<std
   }
 }
 
-void append_decimal128(const arrow::Array& array, std::size_t limit, std::vector<std::int64_t>& out) {
-  const auto& typed = static_cast<const arrow::Decimal128Array&>(array);
+// A decimal's value as the integer Parquet stores it: its low `Integer`
+// bytes (all of a decimal32 or decimal64; a decimal128 of up to 18 digits
+// fits its low 64 bits).
+template <class Integer>
+void append_decimals(const arrow::Array& array, std::size_t limit, std::vector<std::int64_t>& out) {
+  const auto& typed = static_cast<const arrow::FixedSizeBinaryArray&>(array);
   for (std::int64_t i = 0; i < typed.length() && out.size() < limit; ++i) {
     if (!typed.IsValid(i)) continue;
-    // Up to 18 digits: the low 64 bits are the value.
-    std::uint64_t low = 0;
+    Integer low = 0;
     std::memcpy(&low, typed.GetValue(i), sizeof low);
-    out.push_back(static_cast<std::int64_t>(low));
+    out.push_back(low);
   }
 }
 
@@ -135,27 +138,9 @@ void append_integers(const arrow::Array& array, std::size_t limit, std::vector<s
       }
       return;
     }
-    case arrow::Type::DECIMAL32: {
-      const auto& typed = static_cast<const arrow::Decimal32Array&>(array);
-      for (std::int64_t i = 0; i < typed.length() && out.size() < limit; ++i) {
-        if (!typed.IsValid(i)) continue;
-        std::int32_t v = 0;
-        std::memcpy(&v, typed.GetValue(i), sizeof v);
-        out.push_back(v);
-      }
-      return;
-    }
-    case arrow::Type::DECIMAL64: {
-      const auto& typed = static_cast<const arrow::Decimal64Array&>(array);
-      for (std::int64_t i = 0; i < typed.length() && out.size() < limit; ++i) {
-        if (!typed.IsValid(i)) continue;
-        std::int64_t v = 0;
-        std::memcpy(&v, typed.GetValue(i), sizeof v);
-        out.push_back(v);
-      }
-      return;
-    }
-    case arrow::Type::DECIMAL128: return append_decimal128(array, limit, out);
+    case arrow::Type::DECIMAL32: return append_decimals<std::int32_t>(array, limit, out);
+    case arrow::Type::DECIMAL64:
+    case arrow::Type::DECIMAL128: return append_decimals<std::int64_t>(array, limit, out);
     default: return;
   }
 }

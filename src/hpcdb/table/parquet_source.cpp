@@ -25,7 +25,7 @@ std::string cannot_read_parquet(const std::string& path) { return "cannot read P
 
 std::unique_ptr<parquet::arrow::FileReader> open_parquet_reader(const std::string& path) {
   // Mapped, so that the column chunks read ahead (pre-buffered) are the page
-  // cache's pages, not copies in fresh memory (SF10: about 1 s of a rank's
+  // cache's pages, not copies in fresh memory (SF10: about 0.7 s of a rank's
   // CPU time went to zeroing and copying the read-ahead buffers); read where
   // the file system cannot map it.
   std::shared_ptr<arrow::io::RandomAccessFile> file;

@@ -225,7 +225,7 @@ class ProbeLoop {
   // One probe batch (none past this rank's last). A failure is held, and
   // the rank's later steps skip their work, until the next agreement.
   void step(std::size_t step) {
-    hold([&] { probe_step(step); });
+    failure_.hold([&] { probe_step(step); });
     if ((step + 1) % kStepsPerAgreement == 0) agree();
   }
 
@@ -235,7 +235,7 @@ class ProbeLoop {
     agree();  // before the collective below
     if (kept_.build) {
       agree_build_matches(cluster_, build_matched_);
-      hold([&] { hand_over_build_rows(build_share); });
+      failure_.hold([&] { hand_over_build_rows(build_share); });
     }
     agree();
   }
@@ -248,12 +248,6 @@ class ProbeLoop {
   // sink's (64Ki rows a batch from Parquet: a failure is known everywhere
   // within about a million rows' work).
   static constexpr std::size_t kStepsPerAgreement = 16;
-
-  // Runs this rank's work unless an earlier part of it failed; holds its failure.
-  template <class Work>
-  void hold(Work&& work) {
-    failure_.hold(std::forward<Work>(work));
-  }
 
   void agree() {
     failure_.agree(cluster_.world());
